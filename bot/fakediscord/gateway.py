@@ -1,0 +1,149 @@
+"""The websocket gateway: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME with replay, dispatch.
+
+Dispatching is synchronous (a sequence number is taken and the frame queued at once) so events reach the
+client in the order the test caused them, even when one is triggered from plain (non-async) driver code.
+Events are logged per session so a client that reconnects with RESUME gets what it missed; without that,
+discord.py falls back to IDENTIFY and waits 5 s first, which would make tests slow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY, OP_RESUME, OP_RECONNECT = 0, 1, 2, 6, 7
+OP_INVALID_SESSION, OP_HELLO, OP_HEARTBEAT_ACK = 9, 10, 11
+HEARTBEAT_INTERVAL_MS = 41_250
+
+
+@dataclass(eq=False)
+class GatewaySession:
+    """One identified session; it outlives its socket so that it can be resumed."""
+
+    id: str
+    sequence: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+    outbox: asyncio.Queue[dict[str, Any]] | None = None
+    identify: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def connected(self) -> bool:
+        return self.outbox is not None
+
+    def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        self.sequence += 1
+        frame = {"op": OP_DISPATCH, "t": event, "s": self.sequence, "d": data}
+        self.events.append(frame)
+        if self.outbox is not None:
+            self.outbox.put_nowait(frame)
+
+
+class Gateway:
+    """Accepts gateway websockets and fans dispatches out to the current session."""
+
+    def __init__(
+        self,
+        *,
+        ready_payload: Callable[[GatewaySession], dict[str, Any]],
+        guild_payloads: Callable[[], list[dict[str, Any]]],
+        on_change: Callable[[], None],
+    ) -> None:
+        self._ready_payload = ready_payload
+        self._guild_payloads = guild_payloads
+        self._on_change = on_change
+        self.sessions: dict[str, GatewaySession] = {}
+        self.identifies = 0
+        self.resumes = 0
+        self._sockets: set[web.WebSocketResponse] = set()
+
+    @property
+    def current(self) -> GatewaySession | None:
+        """The most recently identified session."""
+        return next(reversed(self.sessions.values()), None)
+
+    def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send an event to the current session (kept for replay if it is disconnected)."""
+        session = self.current
+        if session is not None:
+            session.dispatch(event, data)
+
+    async def disconnect(self, *, code: int = 4000) -> None:
+        """Drop every socket. 4000 lets discord.py RESUME; 4004 and friends make it give up."""
+        for ws in list(self._sockets):
+            await ws.close(code=code, message=b"fake disconnect")
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        writer = asyncio.create_task(self._write(ws, outbox))
+        session: GatewaySession | None = None
+        try:
+            outbox.put_nowait({"op": OP_HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                op, data = frame.get("op"), frame.get("d") or {}
+                if op == OP_HEARTBEAT:
+                    outbox.put_nowait({"op": OP_HEARTBEAT_ACK, "d": None})
+                elif op == OP_IDENTIFY:
+                    session = self._identify(outbox, data)
+                elif op == OP_RESUME:
+                    session = self._resume(outbox, data)
+                # Presence/voice updates and member chunk requests need no answer for these tests.
+        finally:
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+            self._sockets.discard(ws)
+            if session is not None and session.outbox is outbox:
+                session.outbox = None
+            self._on_change()
+        return ws
+
+    @staticmethod
+    async def _write(ws: web.WebSocketResponse, outbox: asyncio.Queue[dict[str, Any]]) -> None:
+        while True:
+            frame = await outbox.get()
+            try:
+                await ws.send_str(json.dumps(frame))
+            except ConnectionResetError:
+                # The client went away; the session's log still has the frame for a RESUME.
+                return
+
+    def _identify(self, outbox: asyncio.Queue[dict[str, Any]], data: dict[str, Any]) -> GatewaySession:
+        # A new IDENTIFY means the client (or a new bot process) gave up its old sessions.
+        for old in [s for s in self.sessions.values() if not s.connected]:
+            del self.sessions[old.id]
+        session = GatewaySession(id=secrets.token_hex(16), outbox=outbox, identify=data)
+        self.sessions[session.id] = session
+        self.identifies += 1
+        session.dispatch("READY", self._ready_payload(session))
+        for guild in self._guild_payloads():
+            session.dispatch("GUILD_CREATE", guild)
+        self._on_change()
+        return session
+
+    def _resume(self, outbox: asyncio.Queue[dict[str, Any]], data: dict[str, Any]) -> GatewaySession | None:
+        session = self.sessions.get(data.get("session_id") or "")
+        if session is None:
+            outbox.put_nowait({"op": OP_INVALID_SESSION, "d": False})
+            return None
+        self.resumes += 1
+        session.outbox = outbox
+        seq = data.get("seq") or 0
+        for frame in session.events:
+            if frame["s"] > seq:
+                outbox.put_nowait(frame)
+        session.dispatch("RESUMED", {})
+        self._on_change()
+        return session

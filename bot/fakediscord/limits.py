@@ -1,0 +1,256 @@
+"""Discord's documented size limits. A real Discord answers 400 when one is broken, so the fake does too.
+
+Each check returns a list of ``(path, message)`` problems; :func:`error_body` turns them into Discord's
+"Invalid Form Body" shape, nested by path, so discord.py's ``HTTPException`` text reads like the real one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .models import walk_components
+
+Problems = list[tuple[str, str]]
+
+CONTENT_MAX = 2000
+CUSTOM_ID_MAX = 100
+ROWS_MAX = 5
+BUTTONS_PER_ROW_MAX = 5
+SELECT_OPTIONS_MAX = 25
+OPTION_TEXT_MAX = 100
+BUTTON_LABEL_MAX = 80
+PLACEHOLDER_MAX = 150
+CHOICES_MAX = 25
+MODAL_TITLE_MAX = 45
+MODAL_COMPONENTS_MAX = 5
+MODAL_LABEL_MAX = 45
+TEXT_INPUT_VALUE_MAX = 4000
+EMBEDS_MAX = 10
+EMBED_TOTAL_MAX = 6000
+FILES_MAX = 10
+V2_COMPONENTS_MAX = 40
+
+_EMBED_TEXT_LIMITS = {"title": 256, "description": 4096}
+
+SELECT_TYPES = {3, 5, 6, 7, 8}
+
+
+def _too_long(problems: Problems, path: str, value: Any, limit: int) -> None:
+    if isinstance(value, str) and len(value) > limit:
+        problems.append((path, f"Must be {limit} or fewer in length."))
+
+
+def check_custom_id(problems: Problems, path: str, component: dict[str, Any], required: bool = True) -> None:
+    custom_id = component.get("custom_id")
+    if custom_id is None:
+        if required:
+            problems.append((f"{path}.custom_id", "This field is required"))
+        return
+    if not custom_id:
+        problems.append((f"{path}.custom_id", "Must be between 1 and 100 in length."))
+    _too_long(problems, f"{path}.custom_id", custom_id, CUSTOM_ID_MAX)
+
+
+def check_select(problems: Problems, path: str, select: dict[str, Any]) -> None:
+    check_custom_id(problems, path, select)
+    _too_long(problems, f"{path}.placeholder", select.get("placeholder"), PLACEHOLDER_MAX)
+    if select.get("type") == 3:
+        options = select.get("options") or []
+        if not 1 <= len(options) <= SELECT_OPTIONS_MAX:
+            problems.append((f"{path}.options", f"Must be between 1 and {SELECT_OPTIONS_MAX} in length."))
+        for i, option in enumerate(options):
+            for key in ("label", "value", "description"):
+                _too_long(problems, f"{path}.options.{i}.{key}", option.get(key), OPTION_TEXT_MAX)
+    min_values, max_values = select.get("min_values", 1), select.get("max_values", 1)
+    if not 0 <= min_values <= 25:
+        problems.append((f"{path}.min_values", "int value should be between 0 and 25."))
+    if not 1 <= max_values <= 25:
+        problems.append((f"{path}.max_values", "int value should be between 1 and 25."))
+
+
+def check_button(problems: Problems, path: str, button: dict[str, Any]) -> None:
+    _too_long(problems, f"{path}.label", button.get("label"), BUTTON_LABEL_MAX)
+    style = button.get("style")
+    if style == 5:
+        if not button.get("url"):
+            problems.append((f"{path}.url", "This field is required"))
+        if "custom_id" in button:
+            problems.append((f"{path}.custom_id", "A link button cannot have a custom_id"))
+    elif style != 6:  # premium buttons carry a sku_id instead
+        check_custom_id(problems, path, button)
+
+
+def _check_v1_rows(problems: Problems, components: list[dict[str, Any]]) -> None:
+    if len(components) > ROWS_MAX:
+        problems.append(("components", f"Must be {ROWS_MAX} or fewer in length."))
+    for r, row in enumerate(components):
+        path = f"components.{r}"
+        if row.get("type") != 1:
+            problems.append((f"{path}.type", "Top-level components must be action rows"))
+            continue
+        children = row.get("components") or []
+        if not children:
+            problems.append((f"{path}.components", "Must be between 1 and 5 in length."))
+        selects = [c for c in children if c.get("type") in SELECT_TYPES]
+        if selects and len(children) > 1:
+            problems.append((f"{path}.components", "A select menu must be alone in its action row"))
+        if len(children) > BUTTONS_PER_ROW_MAX:
+            problems.append((f"{path}.components", f"Must be {BUTTONS_PER_ROW_MAX} or fewer in length."))
+        for c, child in enumerate(children):
+            _check_interactive(problems, f"{path}.components.{c}", child)
+
+
+def _check_interactive(problems: Problems, path: str, component: dict[str, Any]) -> None:
+    kind = component.get("type")
+    if kind == 2:
+        check_button(problems, path, component)
+    elif kind in SELECT_TYPES:
+        check_select(problems, path, component)
+
+
+def _check_v2_tree(problems: Problems, components: list[dict[str, Any]], path: str, count: list[int]) -> None:
+    for i, component in enumerate(components):
+        here = f"{path}.{i}"
+        count[0] += 1
+        _check_interactive(problems, here, component)
+        if component.get("type") == 1 and len(component.get("components") or []) > BUTTONS_PER_ROW_MAX:
+            problems.append((f"{here}.components", f"Must be {BUTTONS_PER_ROW_MAX} or fewer in length."))
+        _check_v2_tree(problems, component.get("components") or [], f"{here}.components", count)
+        accessory = component.get("accessory")
+        if isinstance(accessory, dict):
+            _check_v2_tree(problems, [accessory], f"{here}.accessory", count)
+
+
+def _check_unique_custom_ids(problems: Problems, components: list[dict[str, Any]]) -> None:
+    seen: set[str] = set()
+    for component in walk_components(components):
+        custom_id = component.get("custom_id")
+        if custom_id is None:
+            continue
+        if custom_id in seen:
+            problems.append(("components", f"Component custom id cannot be duplicated: {custom_id}"))
+        seen.add(custom_id)
+
+
+def _check_embeds(problems: Problems, embeds: list[dict[str, Any]]) -> None:
+    if len(embeds) > EMBEDS_MAX:
+        problems.append(("embeds", f"Must be {EMBEDS_MAX} or fewer in length."))
+    total = 0
+    for e, embed in enumerate(embeds):
+        for key, limit in _EMBED_TEXT_LIMITS.items():
+            _too_long(problems, f"embeds.{e}.{key}", embed.get(key), limit)
+            total += len(embed.get(key) or "")
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            problems.append((f"embeds.{e}.fields", "Must be 25 or fewer in length."))
+        for f, fld in enumerate(fields):
+            _too_long(problems, f"embeds.{e}.fields.{f}.name", fld.get("name"), 256)
+            _too_long(problems, f"embeds.{e}.fields.{f}.value", fld.get("value"), 1024)
+            total += len(fld.get("name") or "") + len(fld.get("value") or "")
+        footer = (embed.get("footer") or {}).get("text")
+        _too_long(problems, f"embeds.{e}.footer.text", footer, 2048)
+        author = (embed.get("author") or {}).get("name")
+        _too_long(problems, f"embeds.{e}.author.name", author, 256)
+        total += len(footer or "") + len(author or "")
+    if total > EMBED_TOTAL_MAX:
+        problems.append(("embeds", f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX}"))
+
+
+def check_message(payload: dict[str, Any], *, file_count: int = 0) -> Problems:
+    """Problems with a message create/edit body (content, embeds, components, files)."""
+    problems: Problems = []
+    flags = payload.get("flags") or 0
+    _too_long(problems, "content", payload.get("content"), CONTENT_MAX)
+    _check_embeds(problems, payload.get("embeds") or [])
+    components = payload.get("components") or []
+    if flags & (1 << 15):
+        if payload.get("content") or payload.get("embeds"):
+            problems.append(("content", "Cannot send content or embeds with IS_COMPONENTS_V2"))
+        count = [0]
+        _check_v2_tree(problems, components, "components", count)
+        if count[0] > V2_COMPONENTS_MAX:
+            problems.append(("components", f"Must be {V2_COMPONENTS_MAX} or fewer components in total."))
+    else:
+        _check_v1_rows(problems, components)
+    _check_unique_custom_ids(problems, components)
+    if file_count > FILES_MAX:
+        problems.append(("files", f"Must be {FILES_MAX} or fewer in length."))
+    return problems
+
+
+def _check_text_input(problems: Problems, path: str, text_input: dict[str, Any], *, in_label: bool) -> None:
+    check_custom_id(problems, path, text_input)
+    if in_label:
+        if "label" in text_input:
+            problems.append((f"{path}.label", "A text input inside a label must not have its own label"))
+    else:
+        if not text_input.get("label"):
+            problems.append((f"{path}.label", "This field is required"))
+        _too_long(problems, f"{path}.label", text_input.get("label"), MODAL_LABEL_MAX)
+    _too_long(problems, f"{path}.value", text_input.get("value"), TEXT_INPUT_VALUE_MAX)
+    _too_long(problems, f"{path}.placeholder", text_input.get("placeholder"), OPTION_TEXT_MAX)
+    if text_input.get("style", 1) not in (1, 2):
+        problems.append((f"{path}.style", "Value must be one of (1, 2)."))
+    min_length, max_length = text_input.get("min_length", 0), text_input.get("max_length", 4000)
+    if not 0 <= min_length <= TEXT_INPUT_VALUE_MAX:
+        problems.append((f"{path}.min_length", "int value should be between 0 and 4000."))
+    if not 1 <= max_length <= TEXT_INPUT_VALUE_MAX:
+        problems.append((f"{path}.max_length", "int value should be between 1 and 4000."))
+
+
+def check_modal(data: dict[str, Any]) -> Problems:
+    """Problems with a modal (callback type 9) body."""
+    problems: Problems = []
+    title = data.get("title")
+    if not title:
+        problems.append(("data.title", "This field is required"))
+    _too_long(problems, "data.title", title, MODAL_TITLE_MAX)
+    check_custom_id(problems, "data", data)
+    components = data.get("components") or []
+    if not 1 <= len(components) <= MODAL_COMPONENTS_MAX:
+        problems.append(("data.components", f"Must be between 1 and {MODAL_COMPONENTS_MAX} in length."))
+    for i, component in enumerate(components):
+        path = f"data.components.{i}"
+        kind = component.get("type")
+        if kind == 1:
+            children = component.get("components") or []
+            if len(children) != 1:
+                problems.append((f"{path}.components", "Must be 1 or fewer in length."))
+            for c, child in enumerate(children):
+                if child.get("type") == 4:
+                    _check_text_input(problems, f"{path}.components.{c}", child, in_label=False)
+                else:
+                    _check_interactive(problems, f"{path}.components.{c}", child)
+        elif kind == 18:
+            _too_long(problems, f"{path}.label", component.get("label"), MODAL_LABEL_MAX)
+            _too_long(problems, f"{path}.description", component.get("description"), OPTION_TEXT_MAX)
+            child = component.get("component") or {}
+            if child.get("type") == 4:
+                _check_text_input(problems, f"{path}.component", child, in_label=True)
+            else:
+                _check_interactive(problems, f"{path}.component", child)
+    _check_unique_custom_ids(problems, components)
+    return problems
+
+
+def check_choices(data: dict[str, Any]) -> Problems:
+    """Problems with an autocomplete result (callback type 8) body."""
+    problems: Problems = []
+    choices = data.get("choices") or []
+    if len(choices) > CHOICES_MAX:
+        problems.append(("data.choices", f"Must be {CHOICES_MAX} or fewer in length."))
+    for i, choice in enumerate(choices):
+        _too_long(problems, f"data.choices.{i}.name", choice.get("name"), OPTION_TEXT_MAX)
+        _too_long(problems, f"data.choices.{i}.value", choice.get("value"), OPTION_TEXT_MAX)
+    return problems
+
+
+def error_body(problems: Problems) -> dict[str, Any]:
+    """Discord's 50035 "Invalid Form Body" error, nested by path."""
+    errors: dict[str, Any] = {}
+    for path, message in problems:
+        node = errors
+        for part in path.split("."):
+            node = node.setdefault(part, {})
+        node.setdefault("_errors", []).append({"code": "BASE_TYPE_MAX_LENGTH", "message": message})
+    return {"code": 50035, "message": "Invalid Form Body", "errors": errors}

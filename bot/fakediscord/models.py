@@ -1,0 +1,416 @@
+"""The fake's state: guilds, channels, users, messages and attachments, plus their wire payloads."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .snowflake import iso_now, snowflake_time
+
+# A member who may use the usual text features; administrators are not the default on purpose, so
+# permission checks in the bot are exercised.
+DEFAULT_MEMBER_PERMISSIONS = (
+    (1 << 6)  # add reactions
+    | (1 << 10)  # view channel
+    | (1 << 11)  # send messages
+    | (1 << 14)  # embed links
+    | (1 << 15)  # attach files
+    | (1 << 16)  # read message history
+    | (1 << 18)  # use external emojis
+    | (1 << 31)  # use application commands
+)
+ADMINISTRATOR = 1 << 3
+# What the bot gets in every channel: enough for messages, files, embeds and threads.
+DEFAULT_APP_PERMISSIONS = DEFAULT_MEMBER_PERMISSIONS | (1 << 13) | (1 << 35) | (1 << 38)
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+IS_COMPONENTS_V2 = 1 << 15
+
+
+@dataclass(eq=False)
+class FakeUser:
+    """A Discord user. ``locale`` is what the user's client sends with each interaction."""
+
+    id: int
+    name: str
+    locale: str = "es-MX"
+    bot: bool = False
+    global_name: str | None = None
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.global_name or self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class FakeRole:
+    """A guild role; the @everyone role has the guild's id."""
+
+    id: int
+    guild_id: int
+    name: str
+    permissions: int = 0
+    position: int = 0
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": False,
+            "mentionable": True,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class FakeMember:
+    """A user's membership in one guild. ``permissions`` overrides the role-derived value when set."""
+
+    user: FakeUser
+    guild: FakeGuild
+    roles: list[FakeRole] = field(default_factory=list)
+    permissions_override: int | None = None
+    nick: str | None = None
+    joined_at: str = field(default_factory=iso_now)
+
+    @property
+    def permissions(self) -> int:
+        """Effective permissions; the fake has no channel overwrites, so this holds in every channel."""
+        if self.permissions_override is not None:
+            return self.permissions_override
+        perms = self.guild.everyone_role.permissions
+        for role in self.roles:
+            perms |= role.permissions
+        if self.guild.owner_id == self.user.id or perms & ADMINISTRATOR:
+            return (1 << 53) - 1
+        return perms
+
+    def to_payload(self, *, with_user: bool = True, with_permissions: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "roles": [str(r.id) for r in self.roles],
+            "flags": 0,
+            "joined_at": self.joined_at,
+            "deaf": False,
+            "mute": False,
+            "nick": self.nick,
+            "avatar": None,
+            "premium_since": None,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = self.user.to_payload()
+        if with_permissions:
+            data["permissions"] = str(self.permissions)
+        return data
+
+
+@dataclass(eq=False)
+class FakeChannel:
+    """A guild text channel (type 0)."""
+
+    id: int
+    guild: FakeGuild
+    name: str
+    position: int = 0
+    type: int = 0
+    topic: str | None = None
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild.id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": self.topic,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    """A guild with its channels, roles and members."""
+
+    id: int
+    name: str
+    owner_id: int
+    locale: str = "es-MX"
+    channels: list[FakeChannel] = field(default_factory=list)
+    roles: list[FakeRole] = field(default_factory=list)
+    members: dict[int, FakeMember] = field(default_factory=dict)
+
+    @property
+    def everyone_role(self) -> FakeRole:
+        return self.roles[0]
+
+    def channel(self, name: str) -> FakeChannel:
+        """The channel called ``name`` (``KeyError`` if there is none)."""
+        for channel in self.channels:
+            if channel.name == name:
+                return channel
+        raise KeyError(name)
+
+    def role(self, name: str) -> FakeRole:
+        """The role called ``name`` (``KeyError`` if there is none)."""
+        for role in self.roles:
+            if role.name == name:
+                return role
+        raise KeyError(name)
+
+    def to_payload(self) -> dict[str, Any]:
+        """The full GUILD_CREATE payload."""
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(self.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [r.to_payload() for r in self.roles],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "max_members": 500000,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": self.locale,
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "joined_at": iso_now(),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.members),
+            "voice_states": [],
+            "members": [m.to_payload() for m in self.members.values()],
+            "channels": [c.to_payload() for c in self.channels],
+            "threads": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return struct.unpack(">II", data[16:24])
+    return None
+
+
+@dataclass(eq=False)
+class FakeAttachment:
+    """A file uploaded to the fake; ``url`` is served by the fake itself, so ``Attachment.read()`` works."""
+
+    id: int
+    filename: str
+    data: bytes
+    url: str
+    content_type: str = "application/octet-stream"
+    description: str | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": self.url,
+            "proxy_url": self.url,
+            "content_type": self.content_type,
+        }
+        if self.description is not None:
+            payload["description"] = self.description
+        size = _png_size(self.data)
+        if size is not None:
+            payload["width"], payload["height"] = size
+        return payload
+
+
+def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component, depth first, through action rows, containers, sections and labels."""
+    for component in components:
+        yield component
+        yield from walk_components(component.get("components") or [])
+        for key in ("accessory", "component"):
+            child = component.get(key)
+            if isinstance(child, dict):
+                yield from walk_components([child])
+
+
+@dataclass(eq=False)
+class FakeMessage:
+    """A message as it is now in its channel (edits applied). Components are the raw dicts sent."""
+
+    id: int
+    channel: FakeChannel
+    author: FakeUser
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    allowed_mentions: dict[str, Any] | None = None
+    webhook_id: int | None = None
+    application_id: int | None = None
+    interaction_metadata: dict[str, Any] | None = None
+    edited_timestamp: str | None = None
+    deleted: bool = False
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """True while a deferred ("thinking…") response has not been edited yet."""
+        return bool(self.flags & LOADING)
+
+    @property
+    def created_at(self) -> Any:
+        return snowflake_time(self.id)
+
+    def all_components(self) -> list[dict[str, Any]]:
+        """Every component in the message, flattened (rows, buttons, selects, containers…)."""
+        return list(walk_components(self.components))
+
+    def find_component(
+        self,
+        *,
+        custom_id: str | None = None,
+        prefix: str | None = None,
+        label: str | None = None,
+        type: int | None = None,
+    ) -> dict[str, Any] | None:
+        """The first component matching every given criterion, or None.
+
+        ``prefix`` matches the start of ``custom_id``; ``label`` matches a button's label exactly.
+        """
+        for component in walk_components(self.components):
+            cid = component.get("custom_id")
+            if custom_id is not None and cid != custom_id:
+                continue
+            if prefix is not None and not (cid or "").startswith(prefix):
+                continue
+            if label is not None and component.get("label") != label:
+                continue
+            if type is not None and component.get("type") != type:
+                continue
+            return component
+        return None
+
+    def component(self, **criteria: Any) -> dict[str, Any]:
+        """Like :meth:`find_component` but raises ``LookupError`` listing what exists when nothing matches."""
+        found = self.find_component(**criteria)
+        if found is None:
+            existing = [(c.get("label"), c.get("custom_id")) for c in walk_components(self.components)]
+            raise LookupError(f"no component {criteria} in message {self.id}; have {existing}")
+        return found
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """All buttons (type 2), in order."""
+        return [c for c in walk_components(self.components) if c.get("type") == 2]
+
+    def custom_ids(self) -> list[str]:
+        """Every ``custom_id`` in the message, in order."""
+        return [c["custom_id"] for c in walk_components(self.components) if "custom_id" in c]
+
+    def attachment_bytes(self, index: int = 0) -> bytes:
+        """The bytes of attachment ``index`` (synchronous: the fake holds them in memory)."""
+        return self.attachments[index].data
+
+    def to_payload(self, *, with_guild: bool = False) -> dict[str, Any]:
+        """The message object as Discord's REST API returns it (with ``guild_id``/``member`` for events)."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel.id),
+            "type": self.type,
+            "content": self.content,
+            "author": self.author.to_payload(),
+            "timestamp": self.created_at.isoformat(),
+            "edited_timestamp": self.edited_timestamp,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [a.to_payload() for a in self.attachments],
+            "embeds": self.embeds,
+            "components": self.components,
+            "pinned": False,
+            "flags": self.flags,
+        }
+        if self.webhook_id is not None:
+            data["webhook_id"] = str(self.webhook_id)
+        if self.application_id is not None:
+            data["application_id"] = str(self.application_id)
+        if self.interaction_metadata is not None:
+            data["interaction_metadata"] = self.interaction_metadata
+        if with_guild:
+            data["guild_id"] = str(self.channel.guild.id)
+            member = self.channel.guild.members.get(self.author.id)
+            if member is not None and self.webhook_id is None:
+                data["member"] = member.to_payload(with_user=False)
+        return data
+
+
+@dataclass
+class ErrorRecord:
+    """Something a real Discord would have rejected, or a deadline the bot missed."""
+
+    kind: str  # "late_ack", "already_acknowledged", "limit", "not_found", "unsupported", "bad_request"
+    method: str
+    path: str
+    status: int
+    code: int
+    message: str
+    detail: Any = None
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.method} {self.path} -> {self.status} {self.code} {self.message} {self.detail!r}"

@@ -1,0 +1,51 @@
+"""The rules of Turista Mundial as a pure, deterministic engine.
+
+    state, events = new_game("turismundo", ["Ana", "Beto"], seed=7)
+    for action in legal_actions(state, state.current): ...
+    state, events = apply(state, action)
+
+No I/O but reading `data/`; no clock, no global random: the same seed and actions replay the same game.
+"""
+
+from engine.actions import SYSTEM, Action, IllegalAction, Offer, Trade
+from engine.edition import Edition, available, load
+from engine.legal import legal_actions as _legal_actions
+from engine.legal import refusal
+from engine.rules import Event, apply, apply_inplace, new_game
+from engine.state import BANK, HOTEL, POT, Settings, State, clone, from_json, to_json
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """What `seat` may do now (see `engine.legal.legal_actions`)."""
+    return _legal_actions(state, load(state.edition), seat)
+
+
+def edition_of(state: State) -> Edition:
+    return load(state.edition)
+
+
+__all__ = [
+    "BANK",
+    "HOTEL",
+    "POT",
+    "SYSTEM",
+    "Action",
+    "Edition",
+    "Event",
+    "IllegalAction",
+    "Offer",
+    "Settings",
+    "State",
+    "Trade",
+    "apply",
+    "apply_inplace",
+    "available",
+    "clone",
+    "edition_of",
+    "from_json",
+    "legal_actions",
+    "load",
+    "new_game",
+    "refusal",
+    "to_json",
+]

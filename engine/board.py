@@ -1,0 +1,149 @@
+"""Read-only questions about a state: rents, blocks, what may be built or sold, net worth.
+
+Both the rules (`engine.rules`) and their legality checks (`engine.legal`) ask these; nothing here changes
+the state.
+"""
+
+from __future__ import annotations
+
+from engine.edition import Edition, Square
+from engine.state import BANK, HOTEL, State
+
+BOARD_SIZE = 40
+
+
+def double_rent_with_mortgaged(st: State, ed: Edition) -> bool:
+    v = st.settings.double_rent_with_mortgaged
+    return ed.rules.double_rent_with_mortgaged if v is None else v
+
+
+def trading_window(st: State, ed: Edition) -> bool:
+    v = st.settings.trading_window
+    return ed.rules.trading_window if v is None else v
+
+
+def club_loans(st: State, ed: Edition) -> bool:
+    v = st.settings.club_loans
+    return ed.rules.club_loans if v is None else v
+
+
+def interest(ed: Edition, square: Square) -> int:
+    """The 10 % (rounded up) paid on top of a mortgage when it is lifted or a mortgaged title changes hands."""
+    return -(-square.mortgage * ed.economy.mortgage_interest_pct // 100)
+
+
+def owns_block(st: State, ed: Edition, seat: int, block: str) -> bool:
+    return all(st.owner[j] == seat for j in ed.blocks[block])
+
+
+def block_has_buildings(st: State, ed: Edition, square: int) -> bool:
+    sq = ed.squares[square]
+    if sq.kind != "country":
+        return False
+    return any(st.level[j] for j in ed.blocks[sq.block])
+
+
+def count_owned(st: State, ed: Edition, seat: int, kind: str) -> int:
+    # Mortgaged airlines and utilities still count (seed 004 FAQ, seed 001).
+    return sum(1 for sq in ed.squares if sq.kind == kind and st.owner[sq.index] == seat)
+
+
+def rent(st: State, ed: Edition, square: int, dice_total: int) -> int:
+    """What a visitor owes the owner of `square` (0 for the bank's or a mortgaged title)."""
+    owner = st.owner[square]
+    if owner == BANK or st.mortgaged[square]:
+        return 0
+    sq = ed.squares[square]
+    if sq.kind == "country":
+        level = st.level[square]
+        if level:
+            return sq.rents[level]
+        block = ed.blocks[sq.block]
+        if all(st.owner[j] == owner for j in block) and (
+            double_rent_with_mortgaged(st, ed) or not any(st.mortgaged[j] for j in block)
+        ):
+            return sq.rents[0] * 2
+        return sq.rents[0]
+    n = count_owned(st, ed, owner, sq.kind)
+    if sq.kind == "airline":
+        return sq.rents[min(n, len(sq.rents)) - 1]
+    mult = ed.economy.utility_multipliers
+    return mult[min(n, len(mult)) - 1] * dice_total
+
+
+def building_cost(sq: Square, level_after: int) -> int:
+    return sq.hotel_cost if level_after == HOTEL else sq.house_cost
+
+
+def buildings_value(sq: Square, level: int) -> int:
+    """What the buildings on a square cost to put there."""
+    if level == HOTEL:
+        return 4 * sq.house_cost + sq.hotel_cost
+    return level * sq.house_cost
+
+
+def build_blocker(st: State, ed: Edition, seat: int, square: int) -> str:
+    """Why one more building cannot go on `square` now ("" if it can, money and supply aside)."""
+    sq = ed.squares[square]
+    if sq.kind != "country":
+        return "not_buildable"
+    if st.owner[square] != seat:
+        return "not_owner"
+    block = ed.blocks[sq.block]
+    if not all(st.owner[j] == seat for j in block):
+        return "block_incomplete"
+    if any(st.mortgaged[j] for j in block):
+        return "block_mortgaged"
+    level = st.level[square]
+    if level >= HOTEL:
+        return "max_buildings"
+    if level > min(st.level[j] for j in block):
+        return "build_evenly"
+    return ""
+
+
+def sell_blocker(st: State, ed: Edition, seat: int, square: int) -> str:
+    sq = ed.squares[square]
+    if sq.kind != "country" or st.owner[square] != seat:
+        return "not_owner"
+    level = st.level[square]
+    if level == 0:
+        return "no_buildings"
+    if level < max(st.level[j] for j in ed.blocks[sq.block]):
+        return "sell_evenly"
+    return ""
+
+
+def can_build_any(st: State, ed: Edition, seat: int, hotel: bool) -> bool:
+    """Whether `seat` could place a house (or a hotel) somewhere now, money and supply aside."""
+    for sq in ed.squares:
+        i = sq.index
+        if st.owner[i] != seat or (st.level[i] == 4) != hotel or build_blocker(st, ed, seat, i):
+            continue
+        if st.seats[seat].cash >= building_cost(sq, st.level[i] + 1):
+            return True
+    return False
+
+
+def title_value(st: State, ed: Edition, square: int) -> int:
+    sq = ed.squares[square]
+    return sq.price // 2 if st.mortgaged[square] else sq.price
+
+
+def net_worth(st: State, ed: Edition, seat: int) -> tuple[int, int, int]:
+    """(total, titles, buildings): cash + titles (mortgaged at half) + buildings at cost, less club loans."""
+    titles = buildings = 0
+    for sq in ed.squares:
+        if st.owner[sq.index] == seat:
+            titles += title_value(st, ed, sq.index)
+            buildings += buildings_value(sq, st.level[sq.index])
+    loans = sum(ln.balance for ln in st.loans if st.owner[ed.blocks[ln.block][0]] == seat)
+    return st.seats[seat].cash + titles + buildings - loans, titles, buildings
+
+
+def titles_of(st: State, seat: int) -> list[int]:
+    return [i for i, o in enumerate(st.owner) if o == seat]
+
+
+def active_seats(st: State) -> list[int]:
+    return [s for s in st.order if not st.seats[s].out]

@@ -1,0 +1,331 @@
+"""Legality, kept apart from applying: why an action is refused now, and what a seat may do.
+
+`refusal` answers with an error code and its parameters (or None); `legal_actions` lists concrete
+actions built from the same checks, so the bot's buttons, the computer players and the fuzzers all agree
+with `apply`.
+"""
+
+from __future__ import annotations
+
+from engine import board
+from engine.actions import SYSTEM, Action, IllegalAction, Trade
+from engine.edition import TITLE_KINDS, Edition
+from engine.state import BANK, HOTEL, State
+
+Refusal = tuple[str, dict] | None
+
+BASE_ACTIONS = frozenset({"roll", "buy", "decline", "end_turn", "pay_fine", "use_card"})
+ASSET_ACTIONS = frozenset({"build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan"})
+
+
+def _no(code: str, **params: object) -> Refusal:
+    return code, params
+
+
+def refusal(st: State, ed: Edition, a: Action) -> Refusal:
+    """Why `a` is illegal in `st`, or None if `apply` would accept it."""
+    if st.phase == "over":
+        return _no("game_over")
+    kind = a.kind
+    if kind in ("time_up", "close_auction"):
+        if a.seat != SYSTEM:
+            return _no("system_only")
+        if kind == "close_auction" and st.auction is None:
+            return _no("no_auction")
+        if kind == "time_up" and st.ending:
+            return _no("already_ending")
+        return None
+    if not 0 <= a.seat < len(st.seats):
+        return _no("not_a_seat")
+    seat = st.seats[a.seat]
+    if seat.out:
+        return _no("seat_out")
+    if kind in BASE_ACTIONS:
+        return _base_refusal(st, ed, a)
+    if kind in ASSET_ACTIONS:
+        return _asset_refusal(st, ed, a)
+    if kind in ("bid", "pass_bid"):
+        return _auction_refusal(st, a)
+    if kind == "bankrupt":
+        if not st.debts or st.debts[0].debtor != a.seat:
+            return _no("not_in_debt")
+        return None
+    if kind == "withdraw":
+        if not ed.rules.withdrawal:
+            return _no("withdrawal_not_allowed")
+        if any(d.debtor == a.seat for d in st.debts):
+            return _no("in_debt")
+        return None
+    if kind in ("propose_trade", "accept_trade", "reject_trade", "cancel_trade"):
+        return _trade_refusal(st, ed, a)
+    return _no("unknown_action", kind=kind)
+
+
+def _base_refusal(st: State, ed: Edition, a: Action) -> Refusal:
+    if a.seat != st.current:
+        return _no("not_your_turn")
+    if st.debts:
+        return _no("debt_pending")
+    if st.auction is not None:
+        return _no("auction_pending")
+    seat = st.seats[a.seat]
+    kind, phase = a.kind, st.phase
+    if kind == "roll":
+        return None if phase in ("roll", "customs") else _no("cannot_roll")
+    if kind in ("buy", "decline"):
+        if phase != "buy":
+            return _no("nothing_to_buy")
+        if kind == "buy" and seat.cash < ed.squares[seat.pos].price:
+            return _no("not_enough_cash", amount=ed.squares[seat.pos].price)
+        return None
+    if kind == "end_turn":
+        return None if phase == "end" else _no("cannot_end_turn")
+    # pay_fine / use_card: leave jail at the start of a turn in jail.
+    if not seat.jailed:
+        return _no("not_in_jail")
+    if phase != "roll":
+        return _no("not_now")
+    if kind == "pay_fine":
+        fine = ed.economy.jail_fine
+        return None if seat.cash >= fine else _no("not_enough_cash", amount=fine)
+    return None if seat.jail_cards else _no("no_jail_card")
+
+
+def _asset_refusal(st: State, ed: Edition, a: Action) -> Refusal:
+    in_debt = any(d.debtor == a.seat for d in st.debts)
+    seat = st.seats[a.seat]
+    if a.kind == "take_loan":
+        return _loan_refusal(st, ed, a, in_debt)
+    if not 0 <= a.square < board.BOARD_SIZE or ed.squares[a.square].kind not in TITLE_KINDS:
+        return _no("not_a_title")
+    sq = ed.squares[a.square]
+    if st.owner[a.square] != a.seat:
+        return _no("not_owner", square=a.square)
+    if a.count < 1 or a.count > HOTEL:
+        return _no("bad_count")
+    if a.kind == "build":
+        if in_debt:
+            return _no("in_debt")
+        why = board.build_blocker(st, ed, a.seat, a.square)
+        if why:
+            return _no(why, square=a.square)
+        level = st.level[a.square]
+        cost = board.building_cost(sq, level + 1)
+        if seat.cash < cost:
+            return _no("not_enough_cash", amount=cost)
+        if level + 1 == HOTEL and st.bank_hotels < 1:
+            return _no("no_hotels_left")
+        if level + 1 < HOTEL and st.bank_houses < 1:
+            return _no("no_houses_left")
+        if a.count > 1 and a.count > len(_build_plan(st, ed, a.seat, a.square, a.count)):
+            return _no("cannot_build_that_many", square=a.square)
+        return None
+    if a.kind == "sell":
+        why = board.sell_blocker(st, ed, a.seat, a.square)
+        if why:
+            return _no(why, square=a.square)
+        if a.count > st.level[a.square]:
+            return _no("cannot_sell_that_many", square=a.square)
+        return None
+    if a.kind == "mortgage":
+        if st.mortgaged[a.square]:
+            return _no("already_mortgaged", square=a.square)
+        if board.block_has_buildings(st, ed, a.square):
+            return _no("sell_buildings_first", square=a.square)
+        return None
+    if a.kind == "unmortgage":
+        if in_debt:
+            return _no("in_debt")
+        if not st.mortgaged[a.square]:
+            return _no("not_mortgaged", square=a.square)
+        cost = unmortgage_cost(st, ed, a.square)
+        return None if seat.cash >= cost else _no("not_enough_cash", amount=cost)
+    # sell_title
+    if not ed.rules.bank_buys_titles:
+        return _no("bank_does_not_buy")
+    if board.block_has_buildings(st, ed, a.square):
+        return _no("sell_buildings_first", square=a.square)
+    return None
+
+
+def _loan_refusal(st: State, ed: Edition, a: Action, in_debt: bool) -> Refusal:
+    if not board.club_loans(st, ed):
+        return _no("loans_off")
+    if not st.seats[a.seat].club:
+        return _no("not_a_member")
+    if a.block not in ed.economy.club_loans or a.block not in ed.blocks:
+        return _no("no_loan_for_block")
+    if not board.owns_block(st, ed, a.seat, a.block):
+        return _no("block_incomplete")
+    if any(ln.block == a.block for ln in st.loans):
+        return _no("loan_exists")
+    if in_debt:
+        return _no("in_debt")
+    return None
+
+
+def unmortgage_cost(st: State, ed: Edition, square: int) -> int:
+    sq = ed.squares[square]
+    if square in st.interest_paid:
+        return sq.mortgage
+    return sq.mortgage + board.interest(ed, sq)
+
+
+def _build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> list[int]:
+    """The squares of `square`'s block that `count` even builds starting on `square` would use."""
+    block = ed.blocks[ed.squares[square].block]
+    levels = {j: st.level[j] for j in block}
+    cash = st.seats[seat].cash
+    houses, hotels = st.bank_houses, st.bank_hotels
+    plan: list[int] = []
+    target = square
+    for _ in range(count):
+        lvl = levels[target]
+        if lvl >= HOTEL or lvl > min(levels.values()):
+            break
+        cost = board.building_cost(ed.squares[target], lvl + 1)
+        if cash < cost:
+            break
+        if lvl + 1 == HOTEL:
+            if hotels < 1:
+                break
+            hotels -= 1
+            houses += 4
+        else:
+            if houses < 1:
+                break
+            houses -= 1
+        cash -= cost
+        levels[target] = lvl + 1
+        plan.append(target)
+        # Later builds go where the block is lowest, the asked square first.
+        low = min(levels.values())
+        target = square if levels[square] == low else next(j for j in block if levels[j] == low)
+    return plan
+
+
+def _auction_refusal(st: State, a: Action) -> Refusal:
+    au = st.auction
+    if au is None:
+        return _no("no_auction")
+    if st.debts:
+        return _no("debt_pending")
+    if a.seat not in au.active:
+        return _no("not_in_auction")
+    if a.kind == "pass_bid":
+        return _no("highest_bidder_cannot_pass") if a.seat == au.bidder else None
+    lowest = max(au.bid + 1, au.minimum)
+    if a.amount < lowest:
+        return _no("bid_too_low", amount=lowest)
+    if a.amount > st.seats[a.seat].cash:
+        return _no("not_enough_cash", amount=a.amount)
+    return None
+
+
+def _trade_refusal(st: State, ed: Edition, a: Action) -> Refusal:
+    if a.kind == "propose_trade":
+        if st.trade is not None:
+            return _no("trade_open")
+        t = a.trade
+        if t is None or t.proposer != a.seat:
+            return _no("bad_trade")
+        return trade_refusal(st, ed, t)
+    t = st.trade
+    if t is None:
+        return _no("no_trade")
+    if a.kind == "cancel_trade":
+        return None if a.seat == t.proposer else _no("not_your_trade")
+    if a.seat != t.target:
+        return _no("not_your_trade")
+    if a.kind == "reject_trade":
+        return None
+    return trade_refusal(st, ed, t)
+
+
+def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
+    """Whether the trade `t` could be carried out now."""
+    if st.ending:
+        return _no("no_trades_after_time")
+    if t.proposer == t.target or not 0 <= t.target < len(st.seats) or st.seats[t.target].out:
+        return _no("bad_trade_partner")
+    if not (t.give.titles or t.give.cash or t.give.cards or t.take.titles or t.take.cash or t.take.cards):
+        return _no("empty_trade")
+    if board.trading_window(st, ed):
+        if st.current != t.proposer:
+            return _no("trade_only_on_your_turn")
+        if any(st.owner[sq.index] == BANK for sq in ed.squares if sq.kind in TITLE_KINDS):
+            return _no("trade_window_closed")
+        if any(board.owns_block(st, ed, s, b) for s in range(len(st.seats)) for b in ed.blocks):
+            return _no("trade_window_closed")
+    for side, offer in ((t.proposer, t.give), (t.target, t.take)):
+        if offer.cash < 0:
+            return _no("bad_amount")
+        if st.seats[side].cash < offer.cash:
+            return _no("not_enough_cash", amount=offer.cash)
+        if len(set(offer.titles)) != len(offer.titles):
+            return _no("bad_trade")
+        for sq in offer.titles:
+            if not 0 <= sq < board.BOARD_SIZE or st.owner[sq] != side:
+                return _no("not_owner", square=sq)
+            if board.block_has_buildings(st, ed, sq):
+                return _no("sell_buildings_first", square=sq)
+        held = list(st.seats[side].jail_cards)
+        for card in offer.cards:
+            if card not in held:
+                return _no("no_jail_card")
+            held.remove(card)
+    # Each side must be able to pay the 10 % on the mortgaged titles it receives, at once.
+    for side, gets, gives in ((t.proposer, t.take, t.give), (t.target, t.give, t.take)):
+        due = sum(board.interest(ed, ed.squares[sq]) for sq in gets.titles if st.mortgaged[sq])
+        if st.seats[side].cash - gives.cash + gets.cash < due:
+            return _no("cannot_pay_interest", amount=due)
+    return None
+
+
+def check(st: State, ed: Edition, a: Action) -> None:
+    why = refusal(st, ed, a)
+    if why is not None:
+        raise IllegalAction(why[0], **why[1])
+
+
+def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
+    """Every concrete action `seat` may send now. Trade proposals and bids are open-ended: one
+    `propose_trade` template (trade=None) says a proposal is possible, and bids are listed at the
+    edition's steps above the current bid."""
+    if st.phase == "over" or not 0 <= seat < len(st.seats) or st.seats[seat].out:
+        return []
+    cands: list[Action] = []
+    if st.debts and st.debts[0].debtor == seat:
+        cands.append(Action(kind="bankrupt", seat=seat))
+    if st.auction is not None and seat in st.auction.active:
+        au = st.auction
+        base = max(au.bid, au.minimum - 1)
+        for step in ed.economy.bid_steps:
+            cands.append(Action(kind="bid", seat=seat, amount=base + step))
+        cands.append(Action(kind="pass_bid", seat=seat))
+    if seat == st.current:
+        for kind in ("roll", "buy", "decline", "end_turn", "pay_fine", "use_card"):
+            cands.append(Action(kind=kind, seat=seat))
+    for i in board.titles_of(st, seat):
+        kind = ed.squares[i].kind
+        if kind == "country":
+            cands.append(Action(kind="build", seat=seat, square=i))
+            cands.append(Action(kind="sell", seat=seat, square=i))
+        cands.append(Action(kind="mortgage", seat=seat, square=i))
+        cands.append(Action(kind="unmortgage", seat=seat, square=i))
+        if ed.rules.bank_buys_titles:
+            cands.append(Action(kind="sell_title", seat=seat, square=i))
+    if board.club_loans(st, ed) and st.seats[seat].club:
+        for block in ed.economy.club_loans:
+            cands.append(Action(kind="take_loan", seat=seat, block=block))
+    if st.trade is not None:
+        if st.trade.target == seat:
+            cands += [Action(kind="accept_trade", seat=seat), Action(kind="reject_trade", seat=seat)]
+        if st.trade.proposer == seat:
+            cands.append(Action(kind="cancel_trade", seat=seat))
+    out = [a for a in cands if refusal(st, ed, a) is None]
+    if st.trade is None and not st.ending and (not board.trading_window(st, ed) or seat == st.current):
+        out.append(Action(kind="propose_trade", seat=seat))
+    if ed.rules.withdrawal and not any(d.debtor == seat for d in st.debts):
+        out.append(Action(kind="withdraw", seat=seat))
+    return out

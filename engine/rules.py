@@ -1,0 +1,896 @@
+"""Applying actions: the turn state machine, money, movement, cards, auctions, debts and bankruptcy.
+
+Every change of cash is a `transfer` event (from/to a seat, the bank or the pot), so money is auditable.
+`apply_inplace` checks legality first (`engine.legal`) and only then mutates; `apply` works on a copy.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine import board, rng
+from engine.actions import Action, IllegalAction, Trade
+from engine.edition import Edition, load
+from engine.legal import _build_plan, check, unmortgage_cost
+from engine.state import BANK, HOTEL, POT, Auction, Debt, Loan, Seat, Settings, Standing, State, clone
+
+Event = dict
+
+
+class Game:
+    """One application of an action: the state being changed, its edition and the events produced."""
+
+    __slots__ = ("st", "ed", "ev")
+
+    def __init__(self, st: State, ed: Edition) -> None:
+        self.st = st
+        self.ed = ed
+        self.ev: list[Event] = []
+
+    def emit(self, code: str, **params: object) -> None:
+        params["code"] = code
+        self.ev.append(params)
+
+    # -- randomness -------------------------------------------------------------------------------
+    def die(self) -> int:
+        st = self.st
+        if st.rigged_dice:
+            return st.rigged_dice.pop(0)
+        v = rng.below(st.seed, st.draws, 6) + 1
+        st.draws += 1
+        return v
+
+    # -- money ------------------------------------------------------------------------------------
+    def transfer(self, frm: int, to: int, amount: int, reason: str, **extra: object) -> None:
+        if amount <= 0:
+            return
+        st = self.st
+        if frm >= 0:
+            st.seats[frm].cash -= amount
+        elif frm == POT:
+            st.pot -= amount
+        if to >= 0:
+            st.seats[to].cash += amount
+        elif to == POT:
+            st.pot += amount
+        self.emit("transfer", **{"from": frm, "to": to, "amount": amount, "reason": reason, **extra})
+
+    def charge(self, debtor: int, creditor: int, amount: int, reason: str, **extra: object) -> None:
+        """`debtor` owes `amount`: paid at once if the cash is there, otherwise a debt to settle."""
+        if amount <= 0:
+            return
+        st = self.st
+        if creditor == BANK and st.settings.free_parking_pot and reason in POT_REASONS:
+            creditor = POT
+        if st.seats[debtor].cash >= amount and not any(d.debtor == debtor for d in st.debts):
+            self.transfer(debtor, creditor, amount, reason, **extra)
+            return
+        st.debts.append(Debt(debtor=debtor, creditor=creditor, amount=amount, reason=reason))
+        self.emit("debt", seat=debtor, creditor=creditor, amount=amount, reason=reason)
+
+
+POT_REASONS = frozenset({"tax", "fine", "card", "customs", "club_fee", "club_membership", "repairs"})
+
+
+# -- setup ------------------------------------------------------------------------------------------
+def new_game(
+    edition_id: str,
+    names: list[str],
+    seed: int,
+    settings: Settings | None = None,
+    computers: list[str] | None = None,
+) -> tuple[State, list[Event]]:
+    """A game ready for its first roll: seats, cash, shuffled decks and the playing order."""
+    try:
+        ed = load(edition_id)
+    except KeyError:
+        raise IllegalAction("unknown_edition", edition=edition_id) from None
+    if not 2 <= len(names) <= 6:
+        raise IllegalAction("bad_seat_count", count=len(names))
+    s = settings or Settings()
+    cash = s.start_cash or ed.economy.start_cash
+    comps = computers or [""] * len(names)
+    seats = [Seat(name=n, cash=cash, computer=c) for n, c in zip(names, comps, strict=True)]
+    n_sq = len(ed.squares)
+    st = State(
+        edition=ed.id,
+        seed=seed,
+        seats=seats,
+        order=list(range(len(names))),
+        owner=[BANK] * n_sq,
+        level=[0] * n_sq,
+        mortgaged=[False] * n_sq,
+        decks={},
+        bank_houses=ed.economy.houses,
+        bank_hotels=ed.economy.hotels,
+        settings=s,
+    )
+    g = Game(st, ed)
+    for deck in ed.decks:
+        order, st.draws = rng.shuffled(seed, st.draws, [c.id for c in deck.cards])
+        st.decks[deck.id] = order
+    g.emit("game_started", edition=ed.id, seats=len(names))
+    _decide_order(g)
+    if s.staggered_start:
+        corners = [sq.index for sq in ed.squares if sq.index % 10 == 0 and sq.kind != "go_to_jail"]
+        for i, seat in enumerate(st.order):
+            st.seats[seat].pos = corners[i % len(corners)]
+    if s.deal_titles:
+        _deal_titles(g, s.deal_titles)
+    st.current = st.order[0]
+    g.emit("turn_started", seat=st.current, turn=st.turn)
+    return st, g.ev
+
+
+def _decide_order(g: Game) -> None:
+    """Each seat rolls one die, the highest starts (ties roll again) and play goes on to the left."""
+    st = g.st
+    n = len(st.seats)
+    if st.settings.random_order:
+        st.order, st.draws = rng.shuffled(st.seed, st.draws, list(range(n)))
+        g.emit("order_shuffled", order=list(st.order))
+        return
+    contenders = list(range(n))
+    while len(contenders) > 1:
+        rolls = {s: g.die() for s in contenders}
+        for s, v in rolls.items():
+            g.emit("order_roll", seat=s, value=v)
+        top = max(rolls.values())
+        contenders = [s for s in contenders if rolls[s] == top]
+    first = contenders[0]
+    st.order = [(first + i) % n for i in range(n)]
+    g.emit("order_decided", order=list(st.order))
+
+
+def _deal_titles(g: Game, per_seat: int) -> None:
+    """Time-limit variant (seed 001): the titles are shuffled, each seat is dealt some and pays their price."""
+    st, ed = g.st, g.ed
+    titles = [sq.index for sq in ed.squares if sq.kind in ("country", "airline", "utility")]
+    deck, st.draws = rng.shuffled(st.seed, st.draws, titles)
+    for _ in range(per_seat):
+        for seat in st.order:
+            sq = deck.pop(0)
+            st.owner[sq] = seat
+            g.transfer(seat, BANK, ed.squares[sq].price, "dealt_title", square=sq)
+
+
+# -- the contract ---------------------------------------------------------------------------------
+def apply_inplace(st: State, action: Action) -> list[Event]:
+    """Check `action` and apply it to `st` itself (the simulator's fast path). Raises IllegalAction first."""
+    ed = load(st.edition)
+    check(st, ed, action)
+    g = Game(st, ed)
+    HANDLERS[action.kind](g, action)
+    _flow(g)
+    st.version += 1
+    return g.ev
+
+
+def apply(st: State, action: Action) -> tuple[State, list[Event]]:
+    """The new state and the events of `action`; `st` itself is never changed."""
+    ed = load(st.edition)
+    check(st, ed, action)
+    new = clone(st)
+    return new, apply_inplace(new, action)
+
+
+# -- the turn ---------------------------------------------------------------------------------------
+def _next_phase(g: Game) -> str:
+    """Where the turn goes once a landing is resolved: another roll after a double, else its end."""
+    st = g.st
+    seat = st.seats[st.current]
+    if seat.out:
+        return "next"
+    if st.doubles and not seat.jailed:
+        return "roll"
+    return "end"
+
+
+def _roll(g: Game, a: Action) -> None:
+    st = g.st
+    if st.phase == "customs":
+        _customs_roll(g, a.seat)
+        return
+    d1, d2 = g.die(), g.die()
+    st.dice = [d1, d2]
+    total, double = d1 + d2, d1 == d2
+    seat = st.seats[a.seat]
+    g.emit("rolled", seat=a.seat, dice=[d1, d2])
+    if seat.lost_turns:
+        # Oceanía (`mundial`): only a double on the first lost turn frees the seat.
+        if double:
+            seat.lost_turns = 0
+            st.doubles = 0
+            g.emit("left_rest", seat=a.seat)
+            _move_forward(g, a.seat, total)
+            _after_landing(g)
+        else:
+            seat.lost_turns -= 1
+            g.emit("lost_turn", seat=a.seat, left=seat.lost_turns)
+            st.phase = "end"
+        return
+    if seat.jailed:
+        _jail_roll(g, a.seat, total, double)
+        return
+    if double:
+        st.doubles += 1
+        if st.doubles == 3:
+            g.emit("three_doubles", seat=a.seat)
+            _go_to_jail(g, a.seat)
+            return
+    else:
+        st.doubles = 0
+    _move_forward(g, a.seat, total)
+    _after_landing(g)
+
+
+def _after_landing(g: Game) -> None:
+    if g.st.phase == "roll":
+        g.st.phase = _next_phase(g)
+
+
+def _jail_roll(g: Game, s: int, total: int, double: bool) -> None:
+    st, ed = g.st, g.ed
+    seat = st.seats[s]
+    rules = ed.rules
+    if double and rules.jail_doubles_release:
+        _release(g, s, "doubles")
+        st.doubles = 0  # leaving jail by a double gives no extra roll
+        _move_forward(g, s, total)
+        _after_landing(g)
+        return
+    seat.jail_turns += 1
+    if seat.jail_turns < rules.jail_max_turns:
+        g.emit("jail_stay", seat=s, turns=seat.jail_turns)
+        st.phase = "end"
+        return
+    if rules.jail_forced_fine:
+        # Third failed turn: the fine is paid (or owed) and the seat moves by this roll.
+        _release(g, s, "forced_fine")
+        g.charge(s, BANK, ed.economy.jail_fine, "fine")
+        st.doubles = 0
+        _move_forward(g, s, total)
+        _after_landing(g)
+    else:
+        _release(g, s, "served")
+        st.phase = "end"
+
+
+def _release(g: Game, s: int, how: str) -> None:
+    seat = g.st.seats[s]
+    seat.jailed = False
+    seat.jail_turns = 0
+    g.emit("left_jail", seat=s, how=how)
+
+
+def _pay_fine(g: Game, a: Action) -> None:
+    g.transfer(a.seat, POT if g.st.settings.free_parking_pot else BANK, g.ed.economy.jail_fine, "fine")
+    _release(g, a.seat, "fine")
+
+
+def _use_card(g: Game, a: Action) -> None:
+    seat = g.st.seats[a.seat]
+    card = seat.jail_cards.pop(0)
+    _return_card(g, card)
+    _release(g, a.seat, "card")
+
+
+def _return_card(g: Game, card: str) -> None:
+    for deck in g.ed.decks:
+        if any(c.id == card for c in deck.cards):
+            g.st.decks[deck.id].append(card)
+            return
+
+
+def _customs_roll(g: Game, s: int) -> None:
+    st, ed = g.st, g.ed
+    d1, d2 = g.die(), g.die()
+    st.dice = [d1, d2]
+    g.emit("customs_roll", seat=s, dice=[d1, d2])
+    sq = ed.squares[st.seats[s].pos]
+    st.phase = _next_phase(g)
+    if d1 + d2 not in (6, 7, 8):
+        g.charge(s, BANK, sq.amount, "customs")
+
+
+def _end_turn(g: Game, a: Action) -> None:
+    g.st.phase = "next"
+
+
+def _start_next_turn(g: Game) -> None:
+    st, ed = g.st, g.ed
+    if st.ending:
+        _finish(g, "time_limit")
+        return
+    if st.settings.max_turns and st.turn >= st.settings.max_turns:
+        _finish(g, "turn_limit")
+        return
+    order = st.order
+    i = order.index(st.current)
+    for k in range(1, len(order) + 1):
+        nxt = order[(i + k) % len(order)]
+        if not st.seats[nxt].out:
+            break
+    st.current = nxt
+    st.turn += 1
+    st.doubles = 0
+    st.interest_paid = []
+    st.phase = "roll"
+    g.emit("turn_started", seat=nxt, turn=st.turn)
+    seat = st.seats[nxt]
+    if seat.lost_turns and seat.lost_turns < _rest_turns(ed):
+        seat.lost_turns -= 1
+        g.emit("lost_turn", seat=nxt, left=seat.lost_turns)
+        st.phase = "end"
+
+
+def _rest_turns(ed: Edition) -> int:
+    return max((sq.turns for sq in ed.squares if sq.kind == "lose_turns"), default=0)
+
+
+# -- movement and landing --------------------------------------------------------------------------
+def _move_forward(g: Game, s: int, steps: int) -> None:
+    st, ed = g.st, g.ed
+    seat = st.seats[s]
+    start = seat.pos
+    seat.pos = (start + steps) % board.BOARD_SIZE
+    g.emit("moved", seat=s, frm=start, to=seat.pos)
+    if start + steps >= board.BOARD_SIZE:
+        g.transfer(BANK, s, ed.economy.salary, "salary")
+    _land(g, s)
+
+
+def _move_back(g: Game, s: int, steps: int) -> None:
+    seat = g.st.seats[s]
+    start = seat.pos
+    seat.pos = (start - steps) % board.BOARD_SIZE
+    g.emit("moved", seat=s, frm=start, to=seat.pos)
+    _land(g, s)
+
+
+def _go_to_jail(g: Game, s: int) -> None:
+    st = g.st
+    seat = st.seats[s]
+    seat.pos = g.ed.rules.jail_square
+    seat.jailed = True
+    seat.jail_turns = 0
+    st.doubles = 0
+    g.emit("sent_to_jail", seat=s)
+    if s == st.current:
+        st.phase = "end"
+
+
+def _land(g: Game, s: int, rent_factor: int = 1, card_amount: int = 0) -> None:
+    st, ed = g.st, g.ed
+    pos = st.seats[s].pos
+    sq = ed.squares[pos]
+    kind = sq.kind
+    if kind in ("country", "airline", "utility"):
+        owner = st.owner[pos]
+        if owner == BANK:
+            if st.settings.auction_only:
+                _open_title_auction(g, pos)
+            else:
+                st.phase = "buy"
+                g.emit("may_buy", seat=s, square=pos, price=sq.price)
+        elif owner != s:
+            if st.mortgaged[pos]:
+                g.emit("no_rent_mortgaged", seat=s, square=pos)
+                return
+            if st.settings.no_rent_in_jail and st.seats[owner].jailed:
+                g.emit("no_rent_in_jail", seat=s, square=pos)
+                return
+            if card_amount and kind == "utility":
+                d1, d2 = g.die(), g.die()
+                g.emit("rolled_for_rent", seat=s, dice=[d1, d2])
+                amount = (d1 + d2) * card_amount
+            else:
+                amount = board.rent(st, ed, pos, sum(st.dice)) * rent_factor
+            _pay_rent(g, s, owner, pos, amount)
+    elif kind == "tax":
+        g.charge(s, BANK, sq.amount, "tax", square=pos)
+    elif kind == "card":
+        _draw_card(g, s, sq.deck)
+    elif kind == "go_to_jail":
+        _go_to_jail(g, s)
+    elif kind in ("free", "lose_turns"):
+        if st.pot:
+            g.transfer(POT, s, st.pot, "pot")
+        if kind == "lose_turns":
+            st.seats[s].lost_turns = sq.turns
+            st.doubles = 0
+            g.emit("resting", seat=s, turns=sq.turns)
+    elif kind == "customs":
+        st.phase = "customs"
+        g.emit("customs", seat=s, square=pos, amount=sq.amount)
+    elif kind == "club":
+        seat = st.seats[s]
+        if seat.club:
+            g.charge(s, BANK, sq.amount2, "club_fee", square=pos)
+        else:
+            seat.club = True
+            g.emit("joined_club", seat=s)
+            g.charge(s, BANK, sq.amount, "club_membership", square=pos)
+
+
+def _pay_rent(g: Game, payer: int, owner: int, pos: int, amount: int) -> None:
+    st, ed = g.st, g.ed
+    sq = ed.squares[pos]
+    loan = next((ln for ln in st.loans if sq.kind == "country" and ln.block == sq.block), None)
+    if loan is None:
+        g.charge(payer, owner, amount, "rent", square=pos)
+        return
+    # Club Tarjeta Platino: the rent of the first landings repays the construction loan.
+    to_bank = min(amount, loan.balance)
+    loan.balance -= to_bank
+    loan.landings -= 1
+    g.charge(payer, BANK, to_bank, "loan_repayment", square=pos)
+    g.charge(payer, owner, amount - to_bank, "rent", square=pos)
+    if loan.balance == 0:
+        st.loans.remove(loan)
+        g.emit("loan_repaid", block=loan.block)
+    elif loan.landings == 0:
+        _seize_buildings(g, loan)
+
+
+def _seize_buildings(g: Game, loan: Loan) -> None:
+    """The loan was not repaid by the first two landings: the bank takes buildings of the block (each at its
+    cost) until the balance is covered; what is still owed after that is forgiven."""
+    st, ed = g.st, g.ed
+    block = ed.blocks[loan.block]
+    seized = 0
+    while loan.balance > 0 and any(st.level[j] for j in block):
+        j = max(block, key=lambda k: st.level[k])
+        sq = ed.squares[j]
+        if st.level[j] == HOTEL:
+            if st.bank_houses >= 4:
+                st.level[j] = 4
+                st.bank_houses -= 4
+                value = sq.hotel_cost
+            else:
+                st.level[j] = 0
+                value = sq.hotel_cost + 4 * sq.house_cost
+            st.bank_hotels += 1
+        else:
+            st.level[j] -= 1
+            st.bank_houses += 1
+            value = sq.house_cost
+        loan.balance -= value
+        seized += 1
+    st.loans.remove(loan)
+    g.emit("loan_seized", block=loan.block, buildings=seized)
+
+
+def _draw_card(g: Game, s: int, deck_id: str) -> None:
+    st, ed = g.st, g.ed
+    pile = st.decks[deck_id]
+    card_id = pile.pop(0)
+    card = ed.card(card_id)
+    g.emit("card", seat=s, deck=deck_id, card=card_id)
+    effect = card.effect
+    if effect == "jail_free":
+        st.seats[s].jail_cards.append(card_id)
+        return
+    pile.append(card_id)
+    if effect == "collect":
+        g.transfer(BANK, s, card.amount, "card", card=card_id)
+    elif effect == "pay":
+        g.charge(s, BANK, card.amount, "card", card=card_id)
+    elif effect == "pay_each":
+        for other in board.active_seats(st):
+            if other != s:
+                g.charge(s, other, card.amount, "card", card=card_id)
+    elif effect == "collect_each":
+        for other in board.active_seats(st):
+            if other != s:
+                g.charge(other, s, card.amount, "card", card=card_id)
+    elif effect == "move_to":
+        _move_forward(g, s, (card.square - st.seats[s].pos) % board.BOARD_SIZE or board.BOARD_SIZE)
+    elif effect == "move_by":
+        if card.steps >= 0:
+            _move_forward(g, s, card.steps)
+        else:
+            _move_back(g, s, -card.steps)
+    elif effect == "go_to_jail":
+        _go_to_jail(g, s)
+    elif effect == "repairs":
+        houses = hotels = 0
+        for i, o in enumerate(st.owner):
+            if o == s:
+                if st.level[i] == HOTEL:
+                    hotels += 1
+                else:
+                    houses += st.level[i]
+        g.charge(s, BANK, houses * card.amount + hotels * card.amount2, "repairs", card=card_id)
+    elif effect == "nearest":
+        pos = st.seats[s].pos
+        steps = next(
+            k for k in range(1, board.BOARD_SIZE + 1) if ed.squares[(pos + k) % board.BOARD_SIZE].kind == card.kind
+        )
+        start = st.seats[s].pos
+        st.seats[s].pos = (start + steps) % board.BOARD_SIZE
+        g.emit("moved", seat=s, frm=start, to=st.seats[s].pos)
+        if start + steps >= board.BOARD_SIZE:
+            g.transfer(BANK, s, ed.economy.salary, "salary")
+        if card.kind == "utility":
+            _land(g, s, card_amount=card.amount)
+        else:
+            _land(g, s, rent_factor=card.multiplier)
+
+
+# -- buying and auctions ---------------------------------------------------------------------------
+def _buy(g: Game, a: Action) -> None:
+    st, ed = g.st, g.ed
+    pos = st.seats[a.seat].pos
+    g.transfer(a.seat, BANK, ed.squares[pos].price, "buy", square=pos)
+    st.owner[pos] = a.seat
+    st.phase = _next_phase(g)
+
+
+def _decline(g: Game, a: Action) -> None:
+    st = g.st
+    pos = st.seats[a.seat].pos
+    g.emit("declined", seat=a.seat, square=pos)
+    st.phase = _next_phase(g)
+    if st.settings.auction_on_decline:
+        _open_title_auction(g, pos)
+
+
+def _open_title_auction(g: Game, square: int) -> None:
+    st = g.st
+    st.auction = Auction(item="title", square=square, active=board.active_seats(st))
+    g.emit("auction_opened", item="title", square=square)
+
+
+def _bid(g: Game, a: Action) -> None:
+    au = g.st.auction
+    assert au is not None
+    au.bid = a.amount
+    au.bidder = a.seat
+    g.emit("bid", seat=a.seat, amount=a.amount, item=au.item, square=au.square)
+
+
+def _pass_bid(g: Game, a: Action) -> None:
+    au = g.st.auction
+    assert au is not None
+    au.active.remove(a.seat)
+    g.emit("passed_bid", seat=a.seat)
+
+
+def _close_auction(g: Game, a: Action | None = None) -> None:
+    st = g.st
+    au = st.auction
+    assert au is not None
+    st.auction = None
+    winner = au.bidder
+    if winner < 0 or st.seats[winner].out or st.seats[winner].cash < au.bid:
+        g.emit("auction_unsold", item=au.item, square=au.square)
+        return
+    if au.item == "title":
+        g.transfer(winner, BANK, au.bid, "auction", square=au.square)
+        st.owner[au.square] = winner
+        g.emit("auction_won", seat=winner, item="title", square=au.square, amount=au.bid)
+        return
+    target = _building_target(g, winner, au)
+    if target < 0:
+        g.emit("auction_unsold", item=au.item, square=au.square)
+        return
+    g.transfer(winner, BANK, au.bid, "auction", square=target)
+    _place_building(g, target)
+    g.emit("auction_won", seat=winner, item=au.item, square=target, amount=au.bid)
+
+
+def _auction_done(au: Auction) -> bool:
+    return not au.active or (au.bidder >= 0 and au.active == [au.bidder])
+
+
+# -- buildings --------------------------------------------------------------------------------------
+def _eligible_builders(g: Game, hotel: bool) -> list[int]:
+    return [s for s in board.active_seats(g.st) if board.can_build_any(g.st, g.ed, s, hotel)]
+
+
+def _build(g: Game, a: Action) -> None:
+    st, ed = g.st, g.ed
+    hotel = st.level[a.square] == 4
+    supply = st.bank_hotels if hotel else st.bank_houses
+    wanting = _eligible_builders(g, hotel)
+    if len(wanting) > 1 and supply < len(wanting) and st.auction is None:
+        # Shortage (seeds 000, 001): several seats could build and the bank cannot serve them all.
+        # The bidding starts at the lowest building price among the seats involved (seed 001).
+        minimum = min(
+            board.building_cost(ed.squares[i], st.level[i] + 1)
+            for s in wanting
+            for i in board.titles_of(st, s)
+            if not board.build_blocker(st, ed, s, i) and (st.level[i] == 4) == hotel
+        )
+        st.auction = Auction(
+            item="hotel" if hotel else "house", square=a.square, active=wanting, minimum=minimum, requester=a.seat
+        )
+        g.emit("auction_opened", item=st.auction.item, square=a.square, shortage=supply)
+        return
+    for target in _build_plan(st, ed, a.seat, a.square, a.count):
+        g.transfer(a.seat, BANK, board.building_cost(ed.squares[target], st.level[target] + 1), "build", square=target)
+        _place_building(g, target)
+
+
+def _place_building(g: Game, square: int) -> None:
+    st = g.st
+    st.level[square] += 1
+    if st.level[square] == HOTEL:
+        st.bank_hotels -= 1
+        st.bank_houses += 4
+    else:
+        st.bank_houses -= 1
+    g.emit("built", seat=st.owner[square], square=square, level=st.level[square])
+
+
+def _building_target(g: Game, winner: int, au: Auction) -> int:
+    """Where a building won at auction goes: the requester's square, else the winner's first legal one."""
+    st, ed = g.st, g.ed
+    hotel = au.item == "hotel"
+    squares = [au.square] if winner == au.requester else []
+    squares += board.titles_of(st, winner)
+    for i in squares:
+        is_hotel_step = st.level[i] == 4
+        if st.owner[i] == winner and is_hotel_step == hotel and not board.build_blocker(st, ed, winner, i):
+            return i
+    return -1
+
+
+def _sell(g: Game, a: Action) -> None:
+    st, ed = g.st, g.ed
+    for _ in range(a.count):
+        if board.sell_blocker(st, ed, a.seat, a.square):
+            break
+        _sell_one(g, a.seat, a.square)
+
+
+def _sell_one(g: Game, s: int, square: int) -> None:
+    st, ed = g.st, g.ed
+    sq = ed.squares[square]
+    if st.level[square] < HOTEL:
+        st.level[square] -= 1
+        st.bank_houses += 1
+        g.transfer(BANK, s, sq.house_cost // 2, "sell_building", square=square)
+        g.emit("sold_building", seat=s, square=square, level=st.level[square])
+        return
+    if st.bank_houses >= 4:
+        st.level[square] = 4
+        st.bank_houses -= 4
+        st.bank_hotels += 1
+        g.transfer(BANK, s, sq.hotel_cost // 2, "sell_building", square=square)
+        g.emit("sold_building", seat=s, square=square, level=4)
+        return
+    # The bank cannot give four houses back: every hotel of the block is sold at once (seed 004).
+    for j in ed.blocks[sq.block]:
+        if st.level[j] == HOTEL:
+            st.level[j] = 0
+            st.bank_hotels += 1
+            g.transfer(BANK, s, board.buildings_value(ed.squares[j], HOTEL) // 2, "sell_building", square=j)
+            g.emit("sold_building", seat=s, square=j, level=0)
+
+
+# -- mortgages, loans, bank buy-back ---------------------------------------------------------------
+def _mortgage(g: Game, a: Action) -> None:
+    g.st.mortgaged[a.square] = True
+    g.transfer(BANK, a.seat, g.ed.squares[a.square].mortgage, "mortgage", square=a.square)
+
+
+def _unmortgage(g: Game, a: Action) -> None:
+    st = g.st
+    cost = unmortgage_cost(st, g.ed, a.square)
+    st.mortgaged[a.square] = False
+    if a.square in st.interest_paid:
+        st.interest_paid.remove(a.square)
+    g.transfer(a.seat, BANK, cost, "unmortgage", square=a.square)
+
+
+def _sell_title(g: Game, a: Action) -> None:
+    st = g.st
+    value = board.title_value(st, g.ed, a.square)
+    st.owner[a.square] = BANK
+    st.mortgaged[a.square] = False
+    g.transfer(BANK, a.seat, value, "sell_title", square=a.square)
+
+
+def _take_loan(g: Game, a: Action) -> None:
+    amount = g.ed.economy.club_loans[a.block]
+    g.st.loans.append(Loan(block=a.block, balance=amount, landings=2))
+    g.transfer(BANK, a.seat, amount, "club_loan", block=a.block)
+
+
+# -- trades -----------------------------------------------------------------------------------------
+def _propose_trade(g: Game, a: Action) -> None:
+    g.st.trade = a.trade
+    g.emit("trade_proposed", seat=a.seat, target=a.trade.target if a.trade else -1)
+
+
+def _accept_trade(g: Game, a: Action) -> None:
+    st = g.st
+    t: Trade = st.trade  # type: ignore[assignment]
+    st.trade = None
+    g.transfer(t.proposer, t.target, t.give.cash, "trade")
+    g.transfer(t.target, t.proposer, t.take.cash, "trade")
+    for frm, to, offer in ((t.proposer, t.target, t.give), (t.target, t.proposer, t.take)):
+        for card in offer.cards:
+            st.seats[frm].jail_cards.remove(card)
+            st.seats[to].jail_cards.append(card)
+        for sq in offer.titles:
+            _hand_title(g, sq, to)
+    g.emit("trade_done", seat=t.proposer, target=t.target)
+
+
+def _hand_title(g: Game, square: int, to: int) -> None:
+    """A title changes hands; the receiver of a mortgaged one pays the 10 % at once (seeds 000, 001)."""
+    st = g.st
+    st.owner[square] = to
+    if st.mortgaged[square]:
+        g.charge(to, BANK, board.interest(g.ed, g.ed.squares[square]), "interest", square=square)
+        st.interest_paid.append(square)
+
+
+def _reject_trade(g: Game, a: Action) -> None:
+    g.st.trade = None
+    g.emit("trade_rejected", seat=a.seat)
+
+
+def _cancel_trade(g: Game, a: Action) -> None:
+    g.st.trade = None
+    g.emit("trade_cancelled", seat=a.seat)
+
+
+# -- debts, bankruptcy, the end ----------------------------------------------------------------------
+def _bankrupt(g: Game, a: Action) -> None:
+    st = g.st
+    creditor = st.debts[0].creditor
+    _liquidate(g, a.seat, creditor if creditor >= 0 else BANK)
+    g.emit("bankrupt", seat=a.seat, creditor=creditor)
+
+
+def _withdraw(g: Game, a: Action) -> None:
+    _liquidate(g, a.seat, BANK)
+    g.emit("withdrew", seat=a.seat)
+
+
+def _liquidate(g: Game, s: int, creditor: int) -> None:
+    """The seat leaves the game: buildings go back to the bank at half, everything else to the creditor
+    (a seat, which pays the 10 % on mortgaged titles) or to the bank (which auctions the titles)."""
+    st, ed = g.st, g.ed
+    seat = st.seats[s]
+    for i in board.titles_of(st, s):
+        level = st.level[i]
+        if level:
+            if level == HOTEL:
+                st.bank_hotels += 1
+            else:
+                st.bank_houses += level
+            st.level[i] = 0
+            g.transfer(BANK, s, board.buildings_value(ed.squares[i], level) // 2, "sell_building", square=i)
+    st.debts = [d for d in st.debts if d.debtor != s]
+    g.transfer(s, creditor, seat.cash, "bankruptcy")
+    if creditor >= 0:
+        for card in seat.jail_cards:
+            st.seats[creditor].jail_cards.append(card)
+        seat.jail_cards = []
+        for i in board.titles_of(st, s):
+            _hand_title(g, i, creditor)
+    else:
+        for card in seat.jail_cards:
+            _return_card(g, card)
+        seat.jail_cards = []
+        for i in board.titles_of(st, s):
+            st.owner[i] = BANK
+            st.mortgaged[i] = False
+            st.auction_queue.append(i)
+        st.loans = [ln for ln in st.loans if st.owner[ed.blocks[ln.block][0]] != BANK]
+    seat.out = True
+    seat.jailed = False
+    st.eliminated.append(s)
+    if st.auction is not None and s in st.auction.active:
+        st.auction.active.remove(s)
+    if st.trade is not None and s in (st.trade.proposer, st.trade.target):
+        st.trade = None
+        g.emit("trade_cancelled", seat=s)
+    st.bankruptcies += 1
+    if s == st.current:
+        st.phase = "next"
+    alive = board.active_seats(st)
+    if len(alive) <= 1 or st.settings.end_at_bankruptcy and st.bankruptcies >= st.settings.end_at_bankruptcy:
+        st.phase = "finish"
+
+
+def _time_up(g: Game, a: Action) -> None:
+    st = g.st
+    st.ending = True
+    g.emit("time_up")
+    if st.trade is not None:
+        st.trade = None
+        g.emit("trade_cancelled", seat=-1)
+
+
+def _finish(g: Game, reason: str) -> None:
+    st, ed = g.st, g.ed
+    st.phase = "over"
+    st.auction = None
+    st.auction_queue = []
+    st.debts = []
+    st.trade = None
+    rows = []
+    for s in range(len(st.seats)):
+        worth, titles, buildings = board.net_worth(st, ed, s)
+        rows.append((s, worth, titles, buildings))
+    alive = sorted((r for r in rows if not st.seats[r[0]].out), key=lambda r: (-r[1], st.order.index(r[0])))
+    gone = [next(r for r in rows if r[0] == s) for s in reversed(st.eliminated)]
+    st.standings = [
+        Standing(
+            seat=r[0],
+            rank=k + 1,
+            net_worth=r[1],
+            cash=st.seats[r[0]].cash,
+            titles=r[2],
+            buildings=r[3],
+            out=st.seats[r[0]].out,
+        )
+        for k, r in enumerate(alive + gone)
+    ]
+    st.winner = st.standings[0].seat
+    g.emit(
+        "game_over",
+        reason=reason,
+        winner=st.winner,
+        standings=msgspec.to_builtins(st.standings),
+    )
+
+
+def _flow(g: Game) -> None:
+    """After every action: settle what can be paid, run queued auctions, end finished auctions, and move
+    the turn on when nothing is pending."""
+    st = g.st
+    while True:
+        while st.debts and st.seats[st.debts[0].debtor].cash >= st.debts[0].amount:
+            d = st.debts.pop(0)
+            g.transfer(d.debtor, d.creditor, d.amount, d.reason)
+            g.emit("debt_paid", seat=d.debtor)
+        if st.phase == "finish":
+            _finish(g, "bankruptcy")
+            return
+        if st.phase == "over" or st.debts:
+            return
+        if st.auction is not None:
+            if _auction_done(st.auction):
+                _close_auction(g)
+                continue
+            return
+        if st.auction_queue:
+            _open_title_auction(g, st.auction_queue.pop(0))
+            continue
+        if st.phase == "next":
+            _start_next_turn(g)
+            continue
+        return
+
+
+HANDLERS = {
+    "roll": _roll,
+    "buy": _buy,
+    "decline": _decline,
+    "bid": _bid,
+    "pass_bid": _pass_bid,
+    "close_auction": _close_auction,
+    "build": _build,
+    "sell": _sell,
+    "mortgage": _mortgage,
+    "unmortgage": _unmortgage,
+    "sell_title": _sell_title,
+    "take_loan": _take_loan,
+    "pay_fine": _pay_fine,
+    "use_card": _use_card,
+    "end_turn": _end_turn,
+    "bankrupt": _bankrupt,
+    "withdraw": _withdraw,
+    "propose_trade": _propose_trade,
+    "accept_trade": _accept_trade,
+    "reject_trade": _reject_trade,
+    "cancel_trade": _cancel_trade,
+    "time_up": _time_up,
+}
