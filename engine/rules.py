@@ -434,8 +434,8 @@ def _pay_rent(g: Game, payer: int, owner: int, pos: int, amount: int) -> None:
 
 
 def _seize_buildings(g: Game, loan: Loan) -> None:
-    """The loan was not repaid by the first two landings: the bank takes buildings of the block (each at its
-    cost) until the balance is covered; what is still owed after that is forgiven."""
+    """The loan was not repaid by the first two landings: the bank takes buildings of the block (each at half
+    its cost, as when it buys them back) until the balance is covered; what is still owed is forgiven."""
     st, ed = g.st, g.ed
     block = ed.blocks[loan.block]
     seized = 0
@@ -446,15 +446,15 @@ def _seize_buildings(g: Game, loan: Loan) -> None:
             if st.bank_houses >= 4:
                 st.level[j] = 4
                 st.bank_houses -= 4
-                value = sq.hotel_cost
+                value = sq.hotel_cost // 2
             else:
                 st.level[j] = 0
-                value = sq.hotel_cost + 4 * sq.house_cost
+                value = board.buildings_value(sq, HOTEL) // 2
             st.bank_hotels += 1
         else:
             st.level[j] -= 1
             st.bank_houses += 1
-            value = sq.house_cost
+            value = sq.house_cost // 2
         loan.balance -= value
         seized += 1
     st.loans.remove(loan)

@@ -1,0 +1,114 @@
+"""Events and errors into sentences, in the reader's language, from the catalogues in `data/i18n/`."""
+
+from __future__ import annotations
+
+from engine.actions import IllegalAction
+from engine.edition import load
+from engine.i18n import money, text
+from engine.state import BANK, POT, State
+
+# Events that only feed other events (the `transfer` that follows says it better).
+SILENT = frozenset({"game_started", "may_buy", "debt_paid", "order_roll"})
+
+
+def square_name(edition_id: str, square: int, lang: str) -> str:
+    ed = load(edition_id)
+    return text(lang, f"square.{edition_id}.{ed.squares[square].id}")
+
+
+def party(st: State, who: int, lang: str) -> str:
+    """A seat's name, or the bank / the pot."""
+    if who == BANK:
+        return text(lang, "event.party.bank")
+    if who == POT:
+        return text(lang, "event.party.pot")
+    return st.seats[who].name
+
+
+def _dice(d: list[int]) -> str:
+    return f"{d[0]} + {d[1]}"
+
+
+def describe(event: dict, st: State, lang: str = "es") -> str:
+    """One sentence for `event`, or "" for events that need no words. `st` gives names (any later state of
+    the same game will do: names and the board do not change)."""
+    code = event["code"]
+    if code in SILENT:
+        return ""
+    ed_id = st.edition
+    ed = load(ed_id)
+    p: dict[str, object] = {}
+    if "seat" in event and event["seat"] is not None and event["seat"] >= 0:
+        p["seat"] = st.seats[event["seat"]].name
+    for key in ("target", "creditor"):
+        if key in event:
+            p["other"] = party(st, event[key], lang)
+    if "square" in event:
+        p["square"] = square_name(ed_id, event["square"], lang)
+    for key in ("amount", "price"):
+        if key in event:
+            p[key] = money(event[key], ed.currency)
+    if "dice" in event:
+        p["dice"] = _dice(event["dice"])
+    for key in ("turn", "value", "turns", "left", "buildings"):
+        if key in event:
+            p[key] = event[key]
+    if code == "transfer":
+        p["payer"] = party(st, event["from"], lang)
+        p["payee"] = party(st, event["to"], lang)
+        p.setdefault("square", "")
+        return text(lang, f"event.transfer.{event['reason']}", **p)
+    if code == "moved":
+        p["square"] = square_name(ed_id, event["to"], lang)
+    elif code in ("sent_to_jail", "jail_stay", "left_rest", "resting"):
+        p["square"] = square_name(ed_id, st.seats[event["seat"]].pos if code == "resting" else _jail(st), lang)
+        if code == "left_rest":
+            p["square"] = square_name(ed_id, _rest_square(st), lang)
+        p["max"] = ed.rules.jail_max_turns
+    elif code == "left_jail":
+        p["square"] = square_name(ed_id, _jail(st), lang)
+        return text(lang, f"event.left_jail.{event['how']}", **p)
+    elif code in ("order_decided", "order_shuffled"):
+        p["order"] = ", ".join(st.seats[s].name for s in event["order"])
+    elif code == "game_started":
+        p["edition"] = text(lang, f"edition.{event['edition']}.name")
+    elif code == "card":
+        p["deck"] = text(lang, f"deck.{ed_id}.{event['deck']}")
+        p["card"] = text(lang, f"card.{ed_id}.{event['card']}")
+    elif code in ("auction_opened", "auction_won", "auction_unsold"):
+        p["item"] = text(lang, f"event.item.{event['item']}", square=p.get("square", ""))
+    elif code in ("built", "sold_building"):
+        p["level"] = text(lang, f"event.level.{event['level']}")
+    elif code in ("loan_repaid", "loan_seized"):
+        p["block"] = text(lang, f"block.{event['block']}")
+    elif code == "trade_done":
+        p["other"] = party(st, event["target"], lang)
+    elif code == "game_over":
+        p["seat"] = st.seats[event["winner"]].name
+    elif code == "customs":
+        pass
+    return text(lang, f"event.{code}", **p)
+
+
+def _jail(st: State) -> int:
+    return load(st.edition).rules.jail_square
+
+
+def _rest_square(st: State) -> int:
+    ed = load(st.edition)
+    return next((sq.index for sq in ed.squares if sq.kind == "lose_turns"), 20)
+
+
+def account(events: list[dict], st: State, lang: str = "es") -> list[str]:
+    """The sentences of a list of events, skipping the silent ones."""
+    return [line for line in (describe(e, st, lang) for e in events) if line]
+
+
+def explain(error: IllegalAction, st: State | None, lang: str = "es") -> str:
+    """The refusal `error` as a sentence for the player."""
+    params = dict(error.params)
+    if st is not None and isinstance(params.get("square"), int) and 0 <= params["square"] < 40:
+        params["square"] = square_name(st.edition, params["square"], lang)
+    if "amount" in params and isinstance(params["amount"], int):
+        params["amount"] = money(params["amount"], load(st.edition).currency if st else "$")
+    return text(lang, f"error.{error.code}", **params)
