@@ -42,7 +42,7 @@ CARD_EFFECTS = frozenset(
 )
 
 
-class Square(msgspec.Struct, frozen=True, kw_only=True):
+class Square(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     index: int
     kind: str
     id: str  # text id in the catalogue: square.<edition>.<id>
@@ -59,7 +59,7 @@ class Square(msgspec.Struct, frozen=True, kw_only=True):
     estimated: bool = False  # the value was derived, not read off a printed board
 
 
-class Card(msgspec.Struct, frozen=True, kw_only=True):
+class Card(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     id: str  # text id in the catalogue: card.<edition>.<id>
     effect: str
     amount: int = 0
@@ -70,12 +70,12 @@ class Card(msgspec.Struct, frozen=True, kw_only=True):
     multiplier: int = 1
 
 
-class Deck(msgspec.Struct, frozen=True, kw_only=True):
+class Deck(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     id: str  # text id: deck.<edition>.<id>
     cards: tuple[Card, ...]
 
 
-class Economy(msgspec.Struct, frozen=True, kw_only=True):
+class Economy(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     start_cash: int
     salary: int
     jail_fine: int
@@ -87,7 +87,7 @@ class Economy(msgspec.Struct, frozen=True, kw_only=True):
     club_loans: dict[str, int] = {}  # Club Tarjeta Platino construction loan per block
 
 
-class Rules(msgspec.Struct, frozen=True, kw_only=True):
+class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     jail_square: int
     double_rent_with_mortgaged: bool = True  # full block with a mortgaged title still doubles
     jail_doubles_release: bool = True  # a double in jail frees the seat and moves it
@@ -95,12 +95,11 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True):
     jail_max_turns: int = 3
     bank_buys_titles: bool = False  # `mundial`: the bank buys titles back (full price, half if mortgaged)
     trading_window: bool = False  # `mundial`: trades only on your turn once all titles are sold, no block held
-    hotel_sale: str = "to_houses"  # how a hotel is sold back: to_houses (001) when the bank has 4 houses
     club_loans: bool = False  # Club Tarjeta Platino construction loans
     withdrawal: bool = True  # a seat may leave the game voluntarily (its assets go to the bank)
 
 
-class Edition(msgspec.Struct, frozen=True, kw_only=True):
+class Edition(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     id: str
     currency: str = "$"
     follows: str = ""  # which seed each rule follows, for humans

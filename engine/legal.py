@@ -117,7 +117,7 @@ def _asset_refusal(st: State, ed: Edition, a: Action) -> Refusal:
             return _no("no_hotels_left")
         if level + 1 < HOTEL and st.bank_houses < 1:
             return _no("no_houses_left")
-        if a.count > 1 and a.count > len(_build_plan(st, ed, a.seat, a.square, a.count)):
+        if a.count > 1 and a.count > len(build_plan(st, ed, a.seat, a.square, a.count)):
             return _no("cannot_build_that_many", square=a.square)
         return None
     if a.kind == "sell":
@@ -171,7 +171,7 @@ def unmortgage_cost(st: State, ed: Edition, square: int) -> int:
     return sq.mortgage + board.interest(ed, sq)
 
 
-def _build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> list[int]:
+def build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> list[int]:
     """The squares of `square`'s block that `count` even builds starting on `square` would use."""
     block = ed.blocks[ed.squares[square].block]
     levels = {j: st.level[j] for j in block}

@@ -60,13 +60,13 @@ def describe(event: dict, st: State, lang: str = "es") -> str:
         return text(lang, f"event.transfer.{event['reason']}", **p)
     if code == "moved":
         p["square"] = square_name(ed_id, event["to"], lang)
-    elif code in ("sent_to_jail", "jail_stay", "left_rest", "resting"):
-        p["square"] = square_name(ed_id, st.seats[event["seat"]].pos if code == "resting" else _jail(st), lang)
-        if code == "left_rest":
-            p["square"] = square_name(ed_id, _rest_square(st), lang)
+    elif code in ("sent_to_jail", "jail_stay"):
+        p["square"] = square_name(ed_id, ed.rules.jail_square, lang)
         p["max"] = ed.rules.jail_max_turns
+    elif code in ("left_rest", "resting"):
+        p["square"] = square_name(ed_id, st.seats[event["seat"]].pos, lang)
     elif code == "left_jail":
-        p["square"] = square_name(ed_id, _jail(st), lang)
+        p["square"] = square_name(ed_id, ed.rules.jail_square, lang)
         return text(lang, f"event.left_jail.{event['how']}", **p)
     elif code in ("order_decided", "order_shuffled"):
         p["order"] = ", ".join(st.seats[s].name for s in event["order"])
@@ -85,18 +85,7 @@ def describe(event: dict, st: State, lang: str = "es") -> str:
         p["other"] = party(st, event["target"], lang)
     elif code == "game_over":
         p["seat"] = st.seats[event["winner"]].name
-    elif code == "customs":
-        pass
     return text(lang, f"event.{code}", **p)
-
-
-def _jail(st: State) -> int:
-    return load(st.edition).rules.jail_square
-
-
-def _rest_square(st: State) -> int:
-    ed = load(st.edition)
-    return next((sq.index for sq in ed.squares if sq.kind == "lose_turns"), 20)
 
 
 def account(events: list[dict], st: State, lang: str = "es") -> list[str]:

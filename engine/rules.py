@@ -11,7 +11,7 @@ import msgspec
 from engine import board, rng
 from engine.actions import Action, IllegalAction, Trade
 from engine.edition import Edition, load
-from engine.legal import _build_plan, check, unmortgage_cost
+from engine.legal import build_plan, check, unmortgage_cost
 from engine.state import BANK, HOTEL, POT, Auction, Debt, Loan, Seat, Settings, Standing, State, clone
 
 Event = dict
@@ -608,7 +608,7 @@ def _build(g: Game, a: Action) -> None:
         )
         g.emit("auction_opened", item=st.auction.item, square=a.square, shortage=supply)
         return
-    for target in _build_plan(st, ed, a.seat, a.square, a.count):
+    for target in build_plan(st, ed, a.seat, a.square, a.count):
         g.transfer(a.seat, BANK, board.building_cost(ed.squares[target], st.level[target] + 1), "build", square=target)
         _place_building(g, target)
 

@@ -1,0 +1,64 @@
+"""Buying on landing and bidding at auctions."""
+
+from __future__ import annotations
+
+from engine.actions import Action
+from engine.ai.levels import Style
+from engine.ai.value import title_worth
+from engine.ai.view import Table, owns_all, start_cash
+from engine.state import HOTEL, State
+
+
+def buy_or_decline(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action:
+    square = st.seats[seat].pos
+    price = t.price[square]
+    cash = st.seats[seat].cash
+    worth = title_worth(st, t, style, seat, square)
+    # A title that completes a block (or spoils one) is worth going nearly broke for; debts can still be
+    # met by mortgaging.
+    keep = 0 if worth > price * 1.3 else reserve
+    if cash >= price and cash - price >= keep:
+        return Action(kind="buy", seat=seat)
+    return Action(kind="decline", seat=seat)
+
+
+def bid_or_pass(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action | None:
+    """Bid while the seat's estimate exceeds the current bid, never beyond its cash less a small cushion;
+    None when it leads the auction and has nothing to do."""
+    au = st.auction
+    assert au is not None
+    if au.bidder == seat:
+        return None
+    lowest = max(au.bid + 1, au.minimum)
+    cash = st.seats[seat].cash
+    if au.item == "title":
+        worth = title_worth(st, t, style, seat, au.square)
+        limit = int(min(worth * style.bid_ceiling, cash - min(reserve, cash // 4)))
+        if worth > t.price[au.square] * 1.3:
+            limit = max(limit, min(worth, cash))
+    else:
+        limit = _building_limit(st, t, seat, style, reserve, au.item == "hotel")
+    if limit < lowest:
+        return Action(kind="pass_bid", seat=seat)
+    # Jump halfway to the limit (at least one step) so auctions end in a few rounds.
+    step = t.ed.economy.bid_steps[0]
+    amount = min(limit, max(lowest, au.bid + max(step, (limit - au.bid) // 2)))
+    return Action(kind="bid", seat=seat, amount=amount)
+
+
+def _building_limit(st: State, t: Table, seat: int, style: Style, reserve: int, hotel: bool) -> int:
+    """What a building from a shortage auction is worth to `seat`: its price if the seat would build it now."""
+    owner, level = st.owner, st.level
+    cash = st.seats[seat].cash
+    best = 0
+    for members in t.blocks:
+        if not owns_all(owner, members, seat) or any(st.mortgaged[j] for j in members):
+            continue
+        low = min(level[j] for j in members)
+        if low >= style.max_level or (low == 4) != hotel:
+            continue
+        j = next(k for k in members if level[k] == low)
+        cost = t.hotel_cost[j] if low + 1 == HOTEL else t.house_cost[j]
+        best = max(best, int(cost * 1.25))
+    cushion = max(reserve, int(0.05 * start_cash(st, t)))
+    return min(best, cash - cushion)
