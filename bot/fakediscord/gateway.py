@@ -19,7 +19,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY, OP_RESUME, OP_RECONNECT = 0, 1, 2, 6, 7
-OP_INVALID_SESSION, OP_HELLO, OP_HEARTBEAT_ACK = 9, 10, 11
+OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HEARTBEAT_ACK = 8, 9, 10, 11
 HEARTBEAT_INTERVAL_MS = 41_250
 
 
@@ -53,10 +53,12 @@ class Gateway:
         *,
         ready_payload: Callable[[GatewaySession], dict[str, Any]],
         guild_payloads: Callable[[], list[dict[str, Any]]],
+        member_payloads: Callable[[int], list[dict[str, Any]]],
         on_change: Callable[[], None],
     ) -> None:
         self._ready_payload = ready_payload
         self._guild_payloads = guild_payloads
+        self._member_payloads = member_payloads
         self._on_change = on_change
         self.sessions: dict[str, GatewaySession] = {}
         self.identifies = 0
@@ -99,7 +101,10 @@ class Gateway:
                     session = self._identify(outbox, data)
                 elif op == OP_RESUME:
                     session = self._resume(outbox, data)
-                # Presence/voice updates and member chunk requests need no answer for these tests.
+                elif op == OP_REQUEST_MEMBERS and session is not None:
+                    # Unanswered, discord.py would wait its chunk timeout before on_ready.
+                    self._send_members(session, data)
+                # Presence and voice state updates need no answer.
         finally:
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -132,6 +137,19 @@ class Gateway:
             session.dispatch("GUILD_CREATE", guild)
         self._on_change()
         return session
+
+    def _send_members(self, session: GatewaySession, data: dict[str, Any]) -> None:
+        members = self._member_payloads(int(data["guild_id"]))
+        wanted = data.get("user_ids")
+        if wanted:
+            ids = {str(u) for u in (wanted if isinstance(wanted, list) else [wanted])}
+            members = [m for m in members if m["user"]["id"] in ids]
+        elif data.get("query"):
+            members = [m for m in members if m["user"]["username"].lower().startswith(data["query"].lower())]
+        chunk = {"guild_id": data["guild_id"], "members": members, "chunk_index": 0, "chunk_count": 1}
+        if data.get("nonce") is not None:
+            chunk["nonce"] = data["nonce"]
+        session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
 
     def _resume(self, outbox: asyncio.Queue[dict[str, Any]], data: dict[str, Any]) -> GatewaySession | None:
         session = self.sessions.get(data.get("session_id") or "")

@@ -6,6 +6,7 @@ import secrets
 from typing import Any
 
 from .models import (
+    ADMINISTRATOR,
     DEFAULT_APP_PERMISSIONS,
     FakeAttachment,
     FakeChannel,
@@ -16,7 +17,7 @@ from .models import (
     FakeUser,
     walk_components,
 )
-from .replies import MODAL, Reply
+from .replies import Reply
 from .state import State
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -37,9 +38,10 @@ def _member(user: FakeUser, guild: FakeGuild) -> FakeMember:
 class InteractionFactory:
     """Turns a simulated user action into an interaction payload plus the :class:`Reply` that tracks it."""
 
-    def __init__(self, state: State, *, ack_deadline: float) -> None:
+    def __init__(self, state: State, *, ack_deadline: float, app_permissions: int = DEFAULT_APP_PERMISSIONS) -> None:
         self.state = state
         self.ack_deadline = ack_deadline
+        self.app_permissions = app_permissions
 
     def create(
         self,
@@ -70,7 +72,7 @@ class InteractionFactory:
             "member": member.to_payload(with_permissions=True),
             "locale": user.locale,
             "guild_locale": guild.locale,
-            "app_permissions": str(DEFAULT_APP_PERMISSIONS),
+            "app_permissions": str(self.app_permissions),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
@@ -99,6 +101,7 @@ class InteractionFactory:
         path: str,
         options: dict[str, Any],
         *,
+        user: FakeUser | None = None,
         focused: str | None = None,
         focused_value: str = "",
     ) -> dict[str, Any]:
@@ -106,6 +109,8 @@ class InteractionFactory:
         ``resolved`` entities; with ``focused`` it is an autocomplete request."""
         names = path.split()
         command = self.state.find_command(guild, names[0])
+        if user is not None:
+            self._check_can_see(command, _member(user, guild))
         defs: list[dict[str, Any]] = command.get("options") or []
         top: list[dict[str, Any]] = []
         container = top
@@ -131,8 +136,9 @@ class InteractionFactory:
             if name not in by_name:
                 raise LookupError(f"/{path} has no option {name!r}; have {sorted(by_name)}")
             spec = by_name[name]
-            container.append({"type": spec["type"], "name": name, "value": self._option_value(spec, value, guild,
-                                                                                             resolved)})
+            container.append(
+                {"type": spec["type"], "name": name, "value": self._option_value(spec, value, guild, resolved)}
+            )
         if focused is not None:
             if focused not in by_name:
                 raise LookupError(f"/{path} has no option {focused!r}; have {sorted(by_name)}")
@@ -152,6 +158,21 @@ class InteractionFactory:
         if resolved:
             data["resolved"] = resolved
         return data
+
+    @staticmethod
+    def _check_can_see(command: dict[str, Any], member: FakeMember) -> None:
+        # Discord's client hides commands whose default_member_permissions the member lacks.
+        required = command.get("default_member_permissions")
+        if required is None:
+            return
+        bits = int(required)
+        # "0" means: administrators only.
+        allowed = bool(member.permissions & ADMINISTRATOR) if bits == 0 else not bits & ~member.permissions
+        if not allowed:
+            raise PermissionError(
+                f"/{command['name']} needs permissions {required}; {member.user.name} has {member.permissions}, "
+                "so Discord would not offer the command"
+            )
 
     def _option_value(self, spec: dict[str, Any], value: Any, guild: FakeGuild, resolved: Resolved) -> Any:
         kind, name = spec["type"], spec["name"]
@@ -193,8 +214,7 @@ class InteractionFactory:
         resolved.setdefault("users", {})[str(user.id)] = user.to_payload()
         member = guild.members.get(user.id)
         if member is not None:
-            resolved.setdefault("members", {})[str(user.id)] = member.to_payload(with_user=False,
-                                                                                  with_permissions=True)
+            resolved.setdefault("members", {})[str(user.id)] = member.to_payload(with_user=False, with_permissions=True)
         return str(user.id)
 
     # -- components ---------------------------------------------------------------------------------
@@ -249,7 +269,8 @@ class InteractionFactory:
     def find_modal(self, user: FakeUser, custom_id: str) -> Reply | None:
         """The latest interaction of ``user`` that the bot answered with modal ``custom_id``."""
         for reply in reversed(self.state.replies.values()):
-            if reply.user is user and reply.response_type == MODAL and (reply.modal or {}).get("custom_id") == custom_id:
+            opened = reply.modal if reply.user is user else None
+            if opened is not None and opened.get("custom_id") == custom_id:
                 return reply
         return None
 

@@ -180,13 +180,10 @@ def check_message(payload: dict[str, Any], *, file_count: int = 0) -> Problems:
 
 def _check_text_input(problems: Problems, path: str, text_input: dict[str, Any], *, in_label: bool) -> None:
     check_custom_id(problems, path, text_input)
-    if in_label:
-        if "label" in text_input:
-            problems.append((f"{path}.label", "A text input inside a label must not have its own label"))
-    else:
-        if not text_input.get("label"):
-            problems.append((f"{path}.label", "This field is required"))
-        _too_long(problems, f"{path}.label", text_input.get("label"), MODAL_LABEL_MAX)
+    # Inside a Label component the text input's own label is deprecated, so only required outside one.
+    if not in_label and not text_input.get("label"):
+        problems.append((f"{path}.label", "This field is required"))
+    _too_long(problems, f"{path}.label", text_input.get("label"), MODAL_LABEL_MAX)
     _too_long(problems, f"{path}.value", text_input.get("value"), TEXT_INPUT_VALUE_MAX)
     _too_long(problems, f"{path}.placeholder", text_input.get("placeholder"), OPTION_TEXT_MAX)
     if text_input.get("style", 1) not in (1, 2):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ DEFAULT_MEMBER_PERMISSIONS = (
     | (1 << 31)  # use application commands
 )
 ADMINISTRATOR = 1 << 3
+ALL_PERMISSIONS = (1 << 53) - 1
 # What the bot gets in every channel: enough for messages, files, embeds and threads.
 DEFAULT_APP_PERMISSIONS = DEFAULT_MEMBER_PERMISSIONS | (1 << 13) | (1 << 35) | (1 << 38)
 
@@ -97,16 +99,21 @@ class FakeMember:
     nick: str | None = None
     joined_at: str = field(default_factory=iso_now)
 
+    def __repr__(self) -> str:
+        return f"<FakeMember {self.user.name!r} of {self.guild.name!r} roles={[r.name for r in self.roles]}>"
+
     @property
     def permissions(self) -> int:
         """Effective permissions; the fake has no channel overwrites, so this holds in every channel."""
         if self.permissions_override is not None:
-            return self.permissions_override
-        perms = self.guild.everyone_role.permissions
-        for role in self.roles:
-            perms |= role.permissions
+            perms = self.permissions_override
+        else:
+            perms = self.guild.everyone_role.permissions
+            for role in self.roles:
+                perms |= role.permissions
+        # Owners and administrators implicitly have every permission, as in Discord.
         if self.guild.owner_id == self.user.id or perms & ADMINISTRATOR:
-            return (1 << 53) - 1
+            return ALL_PERMISSIONS
         return perms
 
     def to_payload(self, *, with_user: bool = True, with_permissions: bool = False) -> dict[str, Any]:
@@ -140,6 +147,9 @@ class FakeChannel:
     type: int = 0
     topic: str | None = None
 
+    def __repr__(self) -> str:
+        return f"<FakeChannel #{self.name} id={self.id}>"
+
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
@@ -172,6 +182,9 @@ class FakeGuild:
     channels: list[FakeChannel] = field(default_factory=list)
     roles: list[FakeRole] = field(default_factory=list)
     members: dict[int, FakeMember] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"<FakeGuild {self.name!r} id={self.id} channels={[c.name for c in self.channels]}>"
 
     @property
     def everyone_role(self) -> FakeRole:
@@ -236,6 +249,34 @@ class FakeGuild:
             "guild_scheduled_events": [],
             "soundboard_sounds": [],
         }
+
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
+
+
+@dataclass(frozen=True)
+class Pings:
+    """The notifications a message causes: Discord parses mentions in the content, filtered by
+    ``allowed_mentions`` (none sent means everything is allowed)."""
+
+    users: frozenset[int]
+    roles: frozenset[int]
+    everyone: bool
+
+    @classmethod
+    def of(cls, content: str, allowed: dict[str, Any] | None) -> Pings:
+        users = {int(m) for m in _USER_MENTION.findall(content)}
+        roles = {int(m) for m in _ROLE_MENTION.findall(content)}
+        everyone = "@everyone" in content or "@here" in content
+        if allowed is None:
+            return cls(frozenset(users), frozenset(roles), everyone)
+        parse = set(allowed.get("parse") or [])
+        if "users" not in parse:
+            users &= {int(u) for u in allowed.get("users") or []}
+        if "roles" not in parse:
+            roles &= {int(r) for r in allowed.get("roles") or []}
+        return cls(frozenset(users), frozenset(roles), everyone and "everyone" in parse)
 
 
 def _png_size(data: bytes) -> tuple[int, int] | None:
@@ -304,9 +345,21 @@ class FakeMessage:
     deleted: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        content = self.content if len(self.content) <= 60 else self.content[:57] + "..."
+        return (
+            f"<FakeMessage id={self.id} #{self.channel.name} by {self.author.name} content={content!r}"
+            f" embeds={len(self.embeds)} components={self.custom_ids()}"
+            f" attachments={[a.filename for a in self.attachments]} flags={self.flags}>"
+        )
+
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    def pings(self) -> Pings:
+        """Who this message actually notifies, given its content and the ``allowed_mentions`` sent."""
+        return Pings.of(self.content, self.allowed_mentions)
 
     @property
     def loading(self) -> bool:

@@ -19,7 +19,8 @@ AUTOCOMPLETE_RESULT, MODAL = 8, 9
 class Reply:
     """The bot's response to one interaction the test sent.
 
-    ``await reply`` (or ``await reply.wait()``) waits for the acknowledgement. Afterwards
+    ``await reply`` (or ``await reply.wait()``) waits for the acknowledgement. Answers the fake refused
+    (broken limits, wrong callback type) are in ``rejections``; the bot may still retry. Afterwards
     ``response_type`` is the callback type (4 message, 5 deferred, 6 deferred update, 7 update,
     8 autocomplete, 9 modal); ``message`` is the response message as it is *now* (for 6/7 the message
     the component was on), so later edits through the webhook show up there.
@@ -40,6 +41,13 @@ class Reply:
     message: FakeMessage | None = None
     followups: list[FakeMessage] = field(default_factory=list)
     error: ErrorRecord | None = None
+    rejections: list[ErrorRecord] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Reply {self._describe()} by {self.user.name} in #{self.channel.name}"
+            f" response_type={self.response_type} message={self.message!r} error={self.error}>"
+        )
 
     @property
     def acknowledged(self) -> bool:
@@ -100,8 +108,16 @@ class Reply:
         Raises ``TimeoutError`` if it did not within ``timeout`` seconds, or ``AssertionError`` if it
         answered too late (the fake then answered the bot 10062 and recorded an error).
         """
-        await self.notifier.wait_for(lambda: self.acknowledged or self.error is not None, timeout,
-                                     f"an answer to {self._describe()}")
+        try:
+            await self.notifier.wait_for(
+                lambda: self.acknowledged or self.error is not None, timeout, f"an answer to {self._describe()}"
+            )
+        except TimeoutError as timeout_error:
+            if not self.rejections:
+                raise
+            # The bot tried, but the fake refused the answer: say why rather than just "timed out".
+            refused = "; ".join(map(str, self.rejections))
+            raise TimeoutError(f"{timeout_error} (the bot's answers were refused: {refused})") from None
         if not self.acknowledged:
             raise AssertionError(f"{self._describe()} was not acknowledged in time: {self.error}")
         return self
@@ -116,6 +132,7 @@ class Reply:
 
         Useful after a deferral: it returns once the bot edited the original response.
         """
+
         def ready() -> FakeMessage | None:
             msg = self.message
             if msg is None or msg.loading or msg.deleted:

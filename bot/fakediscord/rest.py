@@ -92,7 +92,13 @@ class RestApi:
 
     # -- errors -------------------------------------------------------------------------------------
     def fail(
-        self, request: web.Request, status: int, code: int, message: str, kind: str, detail: Any = None,
+        self,
+        request: web.Request,
+        status: int,
+        code: int,
+        message: str,
+        kind: str,
+        detail: Any = None,
         body: dict[str, Any] | None = None,
     ) -> web.Response:
         """Answer like Discord does and remember it in ``fake.errors``."""
@@ -111,17 +117,20 @@ class RestApi:
         return json_response({"url": self.gateway_url})
 
     async def gateway_bot(self, request: web.Request) -> web.Response:
-        return json_response({
-            "url": self.gateway_url,
-            "shards": 1,
-            "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
-        })
+        return json_response(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
+            }
+        )
 
     async def users_me(self, request: web.Request) -> web.Response:
         if self.token is not None and request.headers.get("Authorization") != f"Bot {self.token}":
             return self.fail(request, 401, 0, "401: Unauthorized", "unauthorized")
-        return json_response({**self.state.bot.to_payload(), "verified": True, "mfa_enabled": False,
-                              "flags": 0, "locale": "en-US"})
+        return json_response(
+            {**self.state.bot.to_payload(), "verified": True, "mfa_enabled": False, "flags": 0, "locale": "en-US"}
+        )
 
     async def get_user(self, request: web.Request) -> web.Response:
         user = self.state.users.get(int(request.match_info["user_id"]))
@@ -131,19 +140,21 @@ class RestApi:
 
     async def application(self, request: web.Request) -> web.Response:
         bot = self.state.bot
-        return json_response({
-            "id": str(self.state.application_id),
-            "name": bot.name,
-            "description": "",
-            "icon": None,
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "owner": self.state.owner.to_payload(),
-            "team": None,
-            "verify_key": "0" * 64,
-            "flags": 0,
-            "bot": bot.to_payload(),
-        })
+        return json_response(
+            {
+                "id": str(self.state.application_id),
+                "name": bot.name,
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.state.owner.to_payload(),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "bot": bot.to_payload(),
+            }
+        )
 
     # -- application commands -----------------------------------------------------------------------
     @staticmethod
@@ -168,12 +179,12 @@ class RestApi:
         if reply is None or reply.token != request.match_info["token"]:
             return self.fail(request, 404, 10062, "Unknown interaction", "not_found")
         if reply.acknowledged:
-            return self.fail(request, 400, 40060, "Interaction has already been acknowledged.",
-                             "already_acknowledged")
+            return self.fail(request, 400, 40060, "Interaction has already been acknowledged.", "already_acknowledged")
         if reply.expired:
             elapsed = round(time.monotonic() - reply.created, 3)
-            response = self.fail(request, 404, 10062, "Unknown interaction", "late_ack",
-                                 {"elapsed": elapsed, "deadline": reply.deadline})
+            response = self.fail(
+                request, 404, 10062, "Unknown interaction", "late_ack", {"elapsed": elapsed, "deadline": reply.deadline}
+            )
             reply.error = state.errors[-1]
             state.notifier.changed()
             return response
@@ -181,13 +192,16 @@ class RestApi:
         kind, data = body.get("type"), body.get("data") or {}
         problems = self._callback_problems(reply, kind, data, len(uploads))
         if problems:
-            return self.limit_failure(request, problems)
+            response = self.limit_failure(request, problems)
+            reply.rejections.append(state.errors[-1])
+            return response
 
         message: FakeMessage | None = None
         if kind == CHANNEL_MESSAGE:
             message = await self._respond_with_message(reply, data, uploads, flags=0)
         elif kind == DEFERRED_CHANNEL_MESSAGE:
-            message = await self._respond_with_message(reply, {}, [], flags=LOADING | (data.get("flags", 0) & EPHEMERAL))
+            flags = LOADING | (data.get("flags", 0) & EPHEMERAL)
+            message = await self._respond_with_message(reply, {}, [], flags=flags)
         elif kind == DEFERRED_UPDATE_MESSAGE:
             message = reply.source_message
         elif kind == UPDATE_MESSAGE:
@@ -251,7 +265,12 @@ class RestApi:
         if reply.source_message is not None:
             metadata["interacted_message_id"] = str(reply.source_message.id)
         return await self.state.create_message(
-            reply.channel, self.state.bot, data, uploads, flags=flags, webhook=True,
+            reply.channel,
+            self.state.bot,
+            data,
+            uploads,
+            flags=flags,
+            webhook=True,
             message_type=20 if reply.interaction_type == COMMAND_INTERACTION else 0,
             interaction_metadata=metadata,
         )
@@ -351,8 +370,14 @@ class RestApi:
             return self.fail(request, 404, 10003, "Unknown Channel", "not_found")
         body, uploads = await read_body(request)
         problems = limits.check_message(body, file_count=len(uploads))
-        if not (body.get("content") or body.get("embeds") or body.get("components") or uploads
-                or body.get("sticker_ids") or body.get("poll")):
+        if not (
+            body.get("content")
+            or body.get("embeds")
+            or body.get("components")
+            or uploads
+            or body.get("sticker_ids")
+            or body.get("poll")
+        ):
             problems.append(("content", "Cannot send an empty message"))
         if problems:
             return self.limit_failure(request, problems)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
+from .faults import Fault, Faults
 from .gateway import Gateway, GatewaySession
 from .interactions import InteractionFactory
 from .models import (
+    DEFAULT_APP_PERMISSIONS,
     DEFAULT_MEMBER_PERMISSIONS,
     ErrorRecord,
     FakeChannel,
@@ -20,11 +23,10 @@ from .models import (
     FakeRole,
     FakeUser,
 )
+from .process import BotProcess, launch_module
 from .replies import Reply
 from .rest import RestApi
 from .state import State
-
-log = logging.getLogger(__name__)
 
 APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
 
@@ -44,22 +46,32 @@ class FakeDiscord:
         await reply.wait()
     """
 
-    def __init__(self, *, host: str = "127.0.0.1", port: int = 0, ack_deadline: float = 3.0,
-                 token: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        ack_deadline: float = 3.0,
+        token: str | None = None,
+        app_permissions: int = DEFAULT_APP_PERMISSIONS,
+    ) -> None:
         """``port=0`` picks a free port. ``ack_deadline`` is Discord's 3 s; ``token``, if given, is the
-        only bot token ``GET /users/@me`` accepts (others get 401, i.e. ``LoginFailure``)."""
+        only bot token ``GET /users/@me`` accepts (others get 401, i.e. ``LoginFailure``).
+        ``app_permissions`` is what the bot may do in every channel (``interaction.app_permissions``)."""
         self.host = host
         self.port = port
         self.state = State()
         self.gateway = Gateway(
             ready_payload=self._ready_payload,
             guild_payloads=lambda: [g.to_payload() for g in self.state.guilds.values()],
+            member_payloads=self._member_payloads,
             on_change=self.state.notifier.changed,
         )
         self.state.dispatch = self.gateway.dispatch
         self.rest = RestApi(self.state, token=token)
-        self.interactions = InteractionFactory(self.state, ack_deadline=ack_deadline)
-        self.app = web.Application(client_max_size=64 * 1024 * 1024)
+        self.interactions = InteractionFactory(self.state, ack_deadline=ack_deadline, app_permissions=app_permissions)
+        self.faults = Faults()
+        self.app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self.faults.middleware])
         self.app.router.add_get("/gateway", self.gateway.handle)
         self.app.add_routes(self.rest.routes())
         self._runner: web.AppRunner | None = None
@@ -99,6 +111,10 @@ class FakeDiscord:
         """Websocket URL for ``DiscordWebSocket.DEFAULT_GATEWAY``, e.g. ``ws://127.0.0.1:PORT/gateway``."""
         return f"ws://{self.host}:{self.port}/gateway"
 
+    def _member_payloads(self, guild_id: int) -> list[dict[str, Any]]:
+        guild = self.state.guilds.get(guild_id)
+        return [m.to_payload() for m in guild.members.values()] if guild else []
+
     def _ready_payload(self, session: GatewaySession) -> dict[str, Any]:
         return {
             "v": 10,
@@ -124,8 +140,9 @@ class FakeDiscord:
         """All guilds, in creation order."""
         return list(self.state.guilds.values())
 
-    def add_guild(self, name: str = "Turista test", *, locale: str = "es-MX",
-                  channels: Iterable[str] = ("general",)) -> FakeGuild:
+    def add_guild(
+        self, name: str = "Turista test", *, locale: str = "es-MX", channels: Iterable[str] = ("general",)
+    ) -> FakeGuild:
         """Create a guild the bot is in, with an @everyone role and text ``channels``.
 
         Its owner is a separate user (``fake.state.owner``) so test users are not owners by accident.
@@ -133,8 +150,9 @@ class FakeDiscord:
         """
         state = self.state
         guild = FakeGuild(id=state.ids.next(), name=name, owner_id=state.owner.id, locale=locale)
-        guild.roles.append(FakeRole(id=guild.id, guild_id=guild.id, name="@everyone",
-                                    permissions=DEFAULT_MEMBER_PERMISSIONS))
+        guild.roles.append(
+            FakeRole(id=guild.id, guild_id=guild.id, name="@everyone", permissions=DEFAULT_MEMBER_PERMISSIONS)
+        )
         state.guilds[guild.id] = guild
         for user in (state.bot, state.owner):
             guild.members[user.id] = FakeMember(user=user, guild=guild)
@@ -144,8 +162,9 @@ class FakeDiscord:
         return guild
 
     def _new_channel(self, guild: FakeGuild, name: str, topic: str | None = None) -> FakeChannel:
-        channel = FakeChannel(id=self.state.ids.next(), guild=guild, name=name, position=len(guild.channels),
-                              topic=topic)
+        channel = FakeChannel(
+            id=self.state.ids.next(), guild=guild, name=name, position=len(guild.channels), topic=topic
+        )
         guild.channels.append(channel)
         self.state.channels[channel.id] = channel
         return channel
@@ -158,15 +177,23 @@ class FakeDiscord:
 
     def add_role(self, guild: FakeGuild, name: str, *, permissions: int = 0) -> FakeRole:
         """Create a role (GUILD_ROLE_CREATE is sent if the bot is connected)."""
-        role = FakeRole(id=self.state.ids.next(), guild_id=guild.id, name=name, permissions=permissions,
-                        position=len(guild.roles))
+        role = FakeRole(
+            id=self.state.ids.next(), guild_id=guild.id, name=name, permissions=permissions, position=len(guild.roles)
+        )
         guild.roles.append(role)
         self._dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.to_payload()})
         return role
 
-    def add_user(self, name: str, guild: FakeGuild | None = None, *, locale: str = "es-MX",
-                 permissions: int | None = None, roles: Iterable[FakeRole] = (),
-                 nick: str | None = None) -> FakeUser:
+    def add_user(
+        self,
+        name: str,
+        guild: FakeGuild | None = None,
+        *,
+        locale: str = "es-MX",
+        permissions: int | None = None,
+        roles: Iterable[FakeRole] = (),
+        nick: str | None = None,
+    ) -> FakeUser:
         """Create a human user; with ``guild``, also make them a member (see :meth:`add_member`).
 
         ``locale`` is the client language sent as ``interaction.locale``.
@@ -177,8 +204,15 @@ class FakeDiscord:
             self.add_member(user, guild, permissions=permissions, roles=roles, nick=nick)
         return user
 
-    def add_member(self, user: FakeUser, guild: FakeGuild, *, permissions: int | None = None,
-                   roles: Iterable[FakeRole] = (), nick: str | None = None) -> FakeMember:
+    def add_member(
+        self,
+        user: FakeUser,
+        guild: FakeGuild,
+        *,
+        permissions: int | None = None,
+        roles: Iterable[FakeRole] = (),
+        nick: str | None = None,
+    ) -> FakeMember:
         """Make ``user`` a member of ``guild``. ``permissions`` (an int bit set) overrides what the roles
         give; by default a member has the usual text permissions but is not an administrator."""
         member = FakeMember(user=user, guild=guild, roles=list(roles), permissions_override=permissions, nick=nick)
@@ -203,6 +237,7 @@ class FakeDiscord:
 
     async def wait_for_commands(self, *names: str, timeout: float = 10.0) -> None:
         """Wait until the bot has synced application commands (all ``names``, if given, are registered)."""
+
         def done() -> bool:
             registered = {c["name"] for cmds in self.state.commands.values() for c in cmds}
             return self.state.command_syncs > 0 and set(names) <= registered
@@ -211,22 +246,77 @@ class FakeDiscord:
 
     async def disconnect(self, *, resume: bool = True) -> None:
         """Close the bot's gateway socket, as Discord does now and then. With ``resume`` the client
-        RESUMEs and gets the missed events replayed; otherwise (close code 4009) it identifies again."""
-        await self.gateway.disconnect(code=4000 if resume else 4009)
+        RESUMEs and gets the missed events replayed. Without, the session is forgotten first, so the
+        RESUME is refused (op 9) and the client identifies again; discord.py waits 5 s before that."""
+        if not resume:
+            self.gateway.sessions.clear()
+        await self.gateway.disconnect(code=4000)
+
+    def fail_next(
+        self,
+        method: str,
+        path_contains: str,
+        *,
+        status: int = 429,
+        code: int = 0,
+        message: str = "",
+        retry_after: float = 0.05,
+        times: int = 1,
+    ) -> Fault:
+        """Make the next ``times`` requests like ``("POST", "/callback")`` fail with ``status``.
+
+        A 429 carries ``retry_after`` the way Discord does, so discord.py waits and retries; other statuses
+        (500, 403 with ``code=50013``…) reach the bot as ``HTTPException``. Injected failures are the
+        test's own doing, so they are not added to :attr:`errors`; they are listed in ``fake.faults.injected``.
+        """
+        fault = Fault(method, path_contains, status, code, message, retry_after, times)
+        self.faults.pending.append(fault)
+        return fault
+
+    async def launch(
+        self,
+        module: str,
+        *args: str,
+        log_path: Path,
+        env: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
+        extra_pythonpath: list[Path] | None = None,
+    ) -> BotProcess:
+        """Run ``python -m module *args`` in a child process pointed at this fake (see
+        :func:`~bot.fakediscord.process.launch_module`). Stop it with ``await process.stop()``."""
+        return await launch_module(
+            self.base_url,
+            self.gateway_url,
+            module,
+            *args,
+            log_path=log_path,
+            env=env,
+            cwd=cwd,
+            extra_pythonpath=extra_pythonpath,
+        )
 
     def commands(self, guild: FakeGuild | None = None) -> list[dict[str, Any]]:
         """The commands the bot registered globally (or for ``guild``), as Discord echoed them."""
         return self.state.commands.get(guild.id if guild else None, [])
 
     # -- simulated users ----------------------------------------------------------------------------
-    def _send(self, reply: Reply) -> Reply:
-        if not self.connected:
-            raise RuntimeError("no bot is connected to the fake gateway")
+    async def _await_sync(self) -> None:
+        # Bots sync in setup_hook (before connecting) or in on_ready (after): wait for either, so a test
+        # may act right after starting the bot. Once any sync happened, lookups fail fast instead.
+        await self.wait_until_connected(timeout=10.0)
+        if self.state.command_syncs == 0:
+            await self.wait_for_commands(timeout=10.0)
+
+    async def _send(self, reply: Reply) -> Reply:
+        # Commands are often synced in setup_hook, before the gateway connects: give the client time.
+        await self.wait_until_connected(timeout=10.0)
+        reply.created = time.monotonic()  # the 3 s start when Discord delivers, not while we waited
         self.gateway.dispatch("INTERACTION_CREATE", reply.payload)
         return reply
 
-    async def slash(self, user: FakeUser, channel: FakeChannel, command: str,
-                    options: dict[str, Any] | None = None) -> Reply:
+    async def slash(
+        self, user: FakeUser, channel: FakeChannel, command: str, options: dict[str, Any] | None = None
+    ) -> Reply:
         """Run slash command ``command`` as ``user`` in ``channel``: ``"roll"`` or ``"turista new"``
         (group + subcommand; ``"a b c"`` for a subcommand group).
 
@@ -235,22 +325,34 @@ class FakeDiscord:
         ``FakeAttachment`` for attachments. Unknown or missing required options raise like Discord's
         client would refuse. Returns at once; ``await reply.wait()`` for the answer.
         """
-        data = self.interactions.command_data(channel.guild, command, options or {})
-        return self._send(self.interactions.create(APPLICATION_COMMAND, user, channel, data))
+        await self._await_sync()
+        data = self.interactions.command_data(channel.guild, command, options or {}, user=user)
+        return await self._send(self.interactions.create(APPLICATION_COMMAND, user, channel, data))
 
-    async def autocomplete(self, user: FakeUser, channel: FakeChannel, command: str, *, focused: str,
-                           value: str = "", options: dict[str, Any] | None = None,
-                           timeout: float = 5.0) -> list[dict[str, Any]]:
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        *,
+        focused: str,
+        value: str = "",
+        options: dict[str, Any] | None = None,
+        timeout: float = 5.0,
+    ) -> list[dict[str, Any]]:
         """Type ``value`` into option ``focused`` of ``command`` and return the bot's choices
         (``[{"name": ..., "value": ...}]``). Other already-filled ``options`` go along, typed."""
-        data = self.interactions.command_data(channel.guild, command, options or {}, focused=focused,
-                                              focused_value=value)
-        reply = self._send(self.interactions.create(AUTOCOMPLETE, user, channel, data))
+        await self._await_sync()
+        data = self.interactions.command_data(
+            channel.guild, command, options or {}, user=user, focused=focused, focused_value=value
+        )
+        reply = await self._send(self.interactions.create(AUTOCOMPLETE, user, channel, data))
         await reply.wait(timeout)
         return reply.choices
 
-    async def click(self, user: FakeUser, message: FakeMessage, custom_id: str | None = None, *,
-                    label: str | None = None) -> Reply:
+    async def click(
+        self, user: FakeUser, message: FakeMessage, custom_id: str | None = None, *, label: str | None = None
+    ) -> Reply:
         """Click a button on ``message`` by ``custom_id`` or by its ``label``.
 
         The interaction carries the message as it is now, so persistent views and dynamic items match.
@@ -261,16 +363,15 @@ class FakeDiscord:
                 raise TypeError("click() needs a custom_id or a label")
             custom_id = message.component(label=label, type=2)["custom_id"]
         data = self.interactions.component_data(message, custom_id, None)
-        return self._send(self.interactions.create(COMPONENT, user, message.channel, data, message))
+        return await self._send(self.interactions.create(COMPONENT, user, message.channel, data, message))
 
     async def select(self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[Any]) -> Reply:
         """Choose ``values`` in select ``custom_id`` of ``message``: option values for a string select,
         ``FakeUser``/``FakeRole``/``FakeChannel`` objects for entity selects."""
         data = self.interactions.component_data(message, custom_id, list(values))
-        return self._send(self.interactions.create(COMPONENT, user, message.channel, data, message))
+        return await self._send(self.interactions.create(COMPONENT, user, message.channel, data, message))
 
-    async def submit_modal(self, user: FakeUser, channel: FakeChannel, custom_id: str,
-                           values: dict[str, Any]) -> Reply:
+    async def submit_modal(self, user: FakeUser, channel: FakeChannel, custom_id: str, values: dict[str, Any]) -> Reply:
         """Submit modal ``custom_id`` with ``{input_custom_id: value}`` (a list of values for selects).
 
         The layout mirrors the modal the bot last opened for ``user``, and inputs left out keep their
@@ -279,7 +380,7 @@ class FakeDiscord:
         opened_by = self.interactions.find_modal(user, custom_id)
         data = self.interactions.modal_data(opened_by, custom_id, values)
         message = opened_by.source_message if opened_by else None
-        return self._send(self.interactions.create(MODAL_SUBMIT, user, channel, data, message))
+        return await self._send(self.interactions.create(MODAL_SUBMIT, user, channel, data, message))
 
     async def say(self, user: FakeUser, channel: FakeChannel, content: str) -> FakeMessage:
         """Post a plain message as ``user`` (MESSAGE_CREATE), e.g. for prefix commands or chat."""
@@ -303,13 +404,14 @@ class FakeDiscord:
         found = self.state.channel_messages(channel)
         return found[-1] if found else None
 
-    async def wait_for_message(self, channel: FakeChannel,
-                               predicate: Callable[[FakeMessage], bool] | None = None,
-                               timeout: float = 5.0) -> FakeMessage:
+    async def wait_for_message(
+        self, channel: FakeChannel, predicate: Callable[[FakeMessage], bool] | None = None, timeout: float = 5.0
+    ) -> FakeMessage:
         """Wait until ``channel`` holds a message (not "thinking…") satisfying ``predicate``; newest wins.
 
         The predicate is re-checked after every change, so it also catches a message being edited.
         """
+
         def find() -> FakeMessage | None:
             for message in reversed(self.state.channel_messages(channel)):
                 if not message.loading and (predicate is None or predicate(message)):

@@ -200,8 +200,11 @@ class State:
         if self.dispatch is not None and not message.ephemeral:
             self.dispatch(
                 "MESSAGE_DELETE",
-                {"id": str(message.id), "channel_id": str(message.channel.id),
-                 "guild_id": str(message.channel.guild.id)},
+                {
+                    "id": str(message.id),
+                    "channel_id": str(message.channel.id),
+                    "guild_id": str(message.channel.guild.id),
+                },
             )
 
     def channel_messages(self, channel: FakeChannel) -> list[FakeMessage]:
