@@ -106,6 +106,9 @@ def _asset_refusal(st: State, ed: Edition, a: Action) -> Refusal:
     if a.kind == "build":
         if in_debt:
             return _no("in_debt")
+        if st.auction is not None:
+            # Building now would bypass the shortage auction or take the building it is selling.
+            return _no("auction_pending")
         why = board.build_blocker(st, ed, a.seat, a.square)
         if why:
             return _no(why, square=a.square)
@@ -253,9 +256,7 @@ def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
     if board.trading_window(st, ed):
         if st.current != t.proposer:
             return _no("trade_only_on_your_turn")
-        if any(st.owner[sq.index] == BANK for sq in ed.squares if sq.kind in TITLE_KINDS):
-            return _no("trade_window_closed")
-        if any(board.owns_block(st, ed, s, b) for s in range(len(st.seats)) for b in ed.blocks):
+        if not _window_open(st, ed):
             return _no("trade_window_closed")
     for side, offer in ((t.proposer, t.give), (t.target, t.take)):
         if offer.cash < 0:
@@ -280,6 +281,13 @@ def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
         if st.seats[side].cash - gives.cash + gets.cash < due:
             return _no("cannot_pay_interest", amount=due)
     return None
+
+
+def _window_open(st: State, ed: Edition) -> bool:
+    """Seed 002: trading opens once every title is sold and nobody holds a whole block."""
+    if any(st.owner[sq.index] == BANK for sq in ed.squares if sq.kind in TITLE_KINDS):
+        return False
+    return not any(board.owns_block(st, ed, s, b) for s in range(len(st.seats)) for b in ed.blocks)
 
 
 def check(st: State, ed: Edition, a: Action) -> None:
@@ -324,7 +332,8 @@ def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
         if st.trade.proposer == seat:
             cands.append(Action(kind="cancel_trade", seat=seat))
     out = [a for a in cands if refusal(st, ed, a) is None]
-    if st.trade is None and not st.ending and (not board.trading_window(st, ed) or seat == st.current):
+    windowed = board.trading_window(st, ed)
+    if st.trade is None and not st.ending and (not windowed or (seat == st.current and _window_open(st, ed))):
         out.append(Action(kind="propose_trade", seat=seat))
     if ed.rules.withdrawal and not any(d.debtor == seat for d in st.debts):
         out.append(Action(kind="withdraw", seat=seat))

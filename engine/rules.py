@@ -65,7 +65,16 @@ class Game:
         if st.seats[debtor].cash >= amount and not any(d.debtor == debtor for d in st.debts):
             self.transfer(debtor, creditor, amount, reason, **extra)
             return
-        st.debts.append(Debt(debtor=debtor, creditor=creditor, amount=amount, reason=reason))
+        square = extra.get("square")
+        st.debts.append(
+            Debt(
+                debtor=debtor,
+                creditor=creditor,
+                amount=amount,
+                reason=reason,
+                square=square if isinstance(square, int) else -1,
+            )
+        )
         self.emit("debt", seat=debtor, creditor=creditor, amount=amount, reason=reason)
 
 
@@ -311,6 +320,10 @@ def _start_next_turn(g: Game) -> None:
         nxt = order[(i + k) % len(order)]
         if not st.seats[nxt].out:
             break
+    if st.trade is not None and board.trading_window(st, ed):
+        # Seed 002 trades happen on the proposer's own turn: an offer left open cannot be accepted any more.
+        st.trade = None
+        g.emit("trade_cancelled", seat=st.current)
     st.current = nxt
     st.turn += 1
     st.doubles = 0
@@ -442,15 +455,16 @@ def _seize_buildings(g: Game, loan: Loan) -> None:
     while loan.balance > 0 and any(st.level[j] for j in block):
         j = max(block, key=lambda k: st.level[k])
         sq = ed.squares[j]
+        if st.level[j] == HOTEL and st.bank_houses < 4:
+            taken = _break_hotels(g, block)
+            loan.balance -= sum(value for _, value, _ in taken)
+            seized += sum(count for _, _, count in taken)
+            continue
         if st.level[j] == HOTEL:
-            if st.bank_houses >= 4:
-                st.level[j] = 4
-                st.bank_houses -= 4
-                value = sq.hotel_cost // 2
-            else:
-                st.level[j] = 0
-                value = board.buildings_value(sq, HOTEL) // 2
+            st.level[j] = 4
+            st.bank_houses -= 4
             st.bank_hotels += 1
+            value = sq.hotel_cost // 2
         else:
             st.level[j] -= 1
             st.bank_houses += 1
@@ -661,13 +675,30 @@ def _sell_one(g: Game, s: int, square: int) -> None:
         g.transfer(BANK, s, sq.hotel_cost // 2, "sell_building", square=square)
         g.emit("sold_building", seat=s, square=square, level=4)
         return
-    # The bank cannot give four houses back: every hotel of the block is sold at once (seed 004).
-    for j in ed.blocks[sq.block]:
+    for j, value, _ in _break_hotels(g, ed.blocks[sq.block]):
+        g.transfer(BANK, s, value, "sell_building", square=j)
+        g.emit("sold_building", seat=s, square=j, level=st.level[j])
+
+
+def _break_hotels(g: Game, block: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """The bank cannot give four houses back for a hotel: every hotel of the block goes back at once (seed 004),
+    and squares still holding houses keep at most one, so that the block stays even (seeds 000, 001).
+    Returns (square, value at half its cost, buildings taken) for each square stripped."""
+    st, ed = g.st, g.ed
+    taken: list[tuple[int, int, int]] = []
+    for j in block:
         if st.level[j] == HOTEL:
             st.level[j] = 0
             st.bank_hotels += 1
-            g.transfer(BANK, s, board.buildings_value(ed.squares[j], HOTEL) // 2, "sell_building", square=j)
-            g.emit("sold_building", seat=s, square=j, level=0)
+            taken.append((j, board.buildings_value(ed.squares[j], HOTEL) // 2, 1))
+    if taken:
+        for j in block:
+            if st.level[j] > 1:
+                extra = st.level[j] - 1
+                st.level[j] = 1
+                st.bank_houses += extra
+                taken.append((j, extra * ed.squares[j].house_cost // 2, extra))
+    return taken
 
 
 # -- mortgages, loans, bank buy-back ---------------------------------------------------------------
@@ -742,8 +773,9 @@ def _cancel_trade(g: Game, a: Action) -> None:
 # -- debts, bankruptcy, the end ----------------------------------------------------------------------
 def _bankrupt(g: Game, a: Action) -> None:
     st = g.st
-    creditor = st.debts[0].creditor
-    _liquidate(g, a.seat, creditor if creditor >= 0 else BANK)
+    # A debt to the pot is a debt to the bank, and the bank is who receives everything.
+    creditor = st.debts[0].creditor if st.debts[0].creditor >= 0 else BANK
+    _liquidate(g, a.seat, creditor)
     g.emit("bankrupt", seat=a.seat, creditor=creditor)
 
 
@@ -766,7 +798,11 @@ def _liquidate(g: Game, s: int, creditor: int) -> None:
                 st.bank_houses += level
             st.level[i] = 0
             g.transfer(BANK, s, board.buildings_value(ed.squares[i], level) // 2, "sell_building", square=i)
-    st.debts = [d for d in st.debts if d.debtor != s]
+    # What others still owe the leaving seat goes to its creditor with everything else.
+    for d in st.debts:
+        if d.creditor == s:
+            d.creditor = creditor
+    st.debts = [d for d in st.debts if d.debtor not in (s, d.creditor)]
     g.transfer(s, creditor, seat.cash, "bankruptcy")
     if creditor >= 0:
         for card in seat.jail_cards:
@@ -849,7 +885,7 @@ def _flow(g: Game) -> None:
     while True:
         while st.debts and st.seats[st.debts[0].debtor].cash >= st.debts[0].amount:
             d = st.debts.pop(0)
-            g.transfer(d.debtor, d.creditor, d.amount, d.reason)
+            g.transfer(d.debtor, d.creditor, d.amount, d.reason, **({"square": d.square} if d.square >= 0 else {}))
             g.emit("debt_paid", seat=d.debtor)
         if st.phase == "finish":
             _finish(g, "bankruptcy")

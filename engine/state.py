@@ -58,6 +58,7 @@ class Debt(msgspec.Struct, kw_only=True, omit_defaults=True):
     creditor: int  # a seat or BANK / POT
     amount: int
     reason: str
+    square: int = -1  # the square the debt arose on (rent, tax…), for the transfer that settles it
 
 
 class Loan(msgspec.Struct, kw_only=True):

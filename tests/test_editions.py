@@ -246,9 +246,9 @@ def test_mundial_matches_reference():
 
 def test_monopolio_classic_values():
     ed = ed_mod.load("monopolio")
-    assert (
-        ed.rules.jail_square == 10 and ed.squares[30].kind == "go_to_jail" and ed.squares[20].kind == "free"
-    )
+    assert ed.rules.jail_square == 10
+    assert ed.squares[30].kind == "go_to_jail"
+    assert ed.squares[20].kind == "free"
     assert [sq.amount for sq in ed.squares if sq.kind == "tax"] == [20000, 10000]
     assert ed.squares[39].rents == (5000, 20000, 60000, 140000, 170000, 200000)
     assert [sq.index for sq in ed.squares if sq.kind == "airline"] == [5, 15, 25, 35]

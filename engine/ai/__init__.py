@@ -14,7 +14,7 @@ from __future__ import annotations
 from engine.actions import Action
 from engine.ai import buying, money, trades
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS, Style, style_of
-from engine.ai.view import Table, start_cash, table, worst_rent
+from engine.ai.view import Reserve, Table, start_cash, table
 from engine.legal import legal_actions, refusal
 from engine.state import State
 
@@ -26,13 +26,18 @@ _SAFE_KINDS = ("roll", "end_turn", "decline", "pass_bid", "reject_trade", "cance
 
 def choose(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "short") -> Action | None:
     """The move of computer player `seat` now, or None when the game waits for nothing from it."""
+    action = plan(state, seat, level, jail)
+    if action is None or refusal(state, table(state.edition).ed, action) is None:
+        return action
+    return _safe(state, table(state.edition), seat)
+
+
+def plan(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "short") -> Action | None:
+    """The move `choose` makes, without checking it against the rules a second time: for loops that hand
+    it straight to `apply_inplace`, which checks it anyway (and may fall back on `choose`)."""
     if state.phase == "over" or not 0 <= seat < len(state.seats) or state.seats[seat].out:
         return None
-    t = table(state.edition)
-    action = _decide(state, t, seat, style_of(level), jail)
-    if action is None or refusal(state, t.ed, action) is None:
-        return action
-    return _safe(state, t, seat)
+    return _decide(state, table(state.edition), seat, style_of(level), jail)
 
 
 def _decide(st: State, t: Table, seat: int, style: Style, jail: str) -> Action | None:
@@ -46,49 +51,67 @@ def _decide(st: State, t: Table, seat: int, style: Style, jail: str) -> Action |
         return trades.answer(st, t, seat, style)
     if st.auction is not None:
         if seat in st.auction.active:
-            return buying.bid_or_pass(st, t, seat, style, _reserve(st, t, seat, style))
+            return buying.bid_or_pass(st, t, seat, style, Reserve(st, t, seat, style))
         return None
     if seat != st.current:
         return None
     phase = st.phase
     me = st.seats[seat]
     if phase == "roll":
-        if me.jailed and jail != "long":
-            if me.jail_cards:
-                return Action(kind="use_card", seat=seat)
-            if me.cash >= t.ed.economy.jail_fine:
-                return Action(kind="pay_fine", seat=seat)
+        if me.jailed:
+            return _jail(st, t, seat, jail)
         return Action(kind="roll", seat=seat)
     if phase == "customs":
         return Action(kind="roll", seat=seat)
     if phase == "buy":
-        return buying.buy_or_decline(st, t, seat, style, _reserve(st, t, seat, style))
+        return buying.buy_or_decline(st, t, seat, style, Reserve(st, t, seat, style))
     if phase == "end":
         return _end_of_turn(st, t, seat, style)
     return None
 
 
+def _jail(st: State, t: Table, seat: int, jail: str) -> Action:
+    """`short` leaves at once, by card or fine; `long` rolls for doubles, and on the last turn before the fine
+    would be forced spends a card if it holds one (the card goes back to its deck, the fine is saved)."""
+    me = st.seats[seat]
+    last_turn = me.jail_turns + 1 >= t.ed.rules.jail_max_turns and t.ed.rules.jail_forced_fine
+    if jail == "long" and not last_turn:
+        return Action(kind="roll", seat=seat)
+    if me.jail_cards:
+        return Action(kind="use_card", seat=seat)
+    if jail != "long" and me.cash >= t.ed.economy.jail_fine:
+        return Action(kind="pay_fine", seat=seat)
+    return Action(kind="roll", seat=seat)
+
+
 def _end_of_turn(st: State, t: Table, seat: int, style: Style) -> Action:
-    """Before ending the turn: withdraw an unanswered offer, lift mortgages, build, propose a trade."""
+    """Before ending the turn: withdraw an unanswered offer, lift mortgages, build (borrowing from the club
+    when that pays), propose a trade."""
     if st.trade is not None and st.trade.proposer == seat:
         return Action(kind="cancel_trade", seat=seat)
-    reserve = _reserve(st, t, seat, style)
-    build_reserve = max(reserve, int(style.build_reserve * start_cash(st, t)))
-    action = (
-        money.unmortgage(st, t, seat, style, build_reserve)
-        or money.build(st, t, seat, style, build_reserve)
-        or (trades.proposal(st, t, seat, style, reserve) if st.trade is None and not st.ending else None)
-    )
-    return action or Action(kind="end_turn", seat=seat)
-
-
-def _reserve(st: State, t: Table, seat: int, style: Style) -> int:
-    """Cash kept back from buying: a share of the starting cash, and for watchful levels at least the worst
-    rent an opponent can charge now."""
-    base = int(style.buy_reserve * start_cash(st, t))
-    if style.watch_rents:
-        return max(base, worst_rent(st, t, seat))
-    return base
+    me = st.seats[seat]
+    cash = me.cash
+    start = start_cash(st, t)
+    # Cheap tests first: lifting needs more cash than the level's floor for it, building more than the floor
+    # plus the cheapest building; only then is the exact reserve (the worst rent on the board) looked up.
+    build_floor = int(style.build_reserve * start)
+    may_lift = cash > style.unmortgage_reserve * start and True in st.mortgaged and money.has_mortgaged(st, t, seat)
+    cheapest = money.cheapest_build(st, t, seat, style)
+    may_build = cheapest > 0 and cash - cheapest >= build_floor
+    may_borrow = cheapest > 0 and style.club_loans and me.club and not st.ending
+    may_trade = st.trade is None and not st.ending and trades.may_propose(st, t, seat, style)
+    if may_lift or may_build or may_borrow or may_trade:
+        reserve = Reserve(st, t, seat, style).exact()
+        build_reserve = max(reserve, build_floor)
+        action = (
+            (money.unmortgage(st, t, seat, style, build_reserve) if may_lift else None)
+            or (money.build(st, t, seat, style, build_reserve) if may_build else None)
+            or (money.loan_to_build(st, t, seat, style, build_reserve) if may_borrow else None)
+            or (trades.proposal(st, t, seat, style, reserve) if may_trade else None)
+        )
+        if action is not None:
+            return action
+    return Action(kind="end_turn", seat=seat)
 
 
 def _safe(st: State, t: Table, seat: int) -> Action | None:
@@ -100,4 +123,4 @@ def _safe(st: State, t: Table, seat: int) -> Action | None:
     return None
 
 
-__all__ = ["JAIL_POLICIES", "LEVELS", "choose"]
+__all__ = ["JAIL_POLICIES", "LEVELS", "choose", "plan"]

@@ -5,24 +5,27 @@ from __future__ import annotations
 from engine.actions import Action
 from engine.ai.levels import Style
 from engine.ai.value import title_worth
-from engine.ai.view import Table, owns_all, start_cash
+from engine.ai.view import Reserve, Table, owns_all, start_cash
 from engine.state import HOTEL, State
 
 
-def buy_or_decline(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action:
+def buy_or_decline(st: State, t: Table, seat: int, style: Style, reserve: Reserve) -> Action:
     square = st.seats[seat].pos
     price = t.price[square]
     cash = st.seats[seat].cash
-    worth = title_worth(st, t, style, seat, square)
+    if cash < price:
+        return Action(kind="decline", seat=seat)
+    left = cash - price
+    if left >= reserve.at_most():
+        return Action(kind="buy", seat=seat)
     # A title that completes a block (or spoils one) is worth going nearly broke for; debts can still be
     # met by mortgaging.
-    keep = 0 if worth > price * 1.3 else reserve
-    if cash >= price and cash - price >= keep:
+    if title_worth(st, t, style, seat, square) > price * 1.3 or left >= reserve.exact():
         return Action(kind="buy", seat=seat)
     return Action(kind="decline", seat=seat)
 
 
-def bid_or_pass(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action | None:
+def bid_or_pass(st: State, t: Table, seat: int, style: Style, reserve: Reserve) -> Action | None:
     """Bid while the seat's estimate exceeds the current bid, never beyond its cash less a small cushion;
     None when it leads the auction and has nothing to do."""
     au = st.auction
@@ -33,11 +36,12 @@ def bid_or_pass(st: State, t: Table, seat: int, style: Style, reserve: int) -> A
     cash = st.seats[seat].cash
     if au.item == "title":
         worth = title_worth(st, t, style, seat, au.square)
-        limit = int(min(worth * style.bid_ceiling, cash - min(reserve, cash // 4)))
+        ceiling = int(worth * style.bid_ceiling)
+        limit = ceiling if cash - reserve.at_most() >= ceiling else min(ceiling, cash - min(reserve.exact(), cash // 4))
         if worth > t.price[au.square] * 1.3:
             limit = max(limit, min(worth, cash))
     else:
-        limit = _building_limit(st, t, seat, style, reserve, au.item == "hotel")
+        limit = _building_limit(st, t, seat, style, reserve.exact(), au.item == "hotel")
     if limit < lowest:
         return Action(kind="pass_bid", seat=seat)
     # Jump halfway to the limit (at least one step) so auctions end in a few rounds.

@@ -20,6 +20,8 @@ class Style:
     max_level: int
     # Mortgages are lifted when the cash left afterwards is at least this share of the starting cash.
     unmortgage_reserve: float
+    # Club Tarjeta Platino: whether this level borrows to build (only when two landings would repay it).
+    club_loans: bool
     # Trades: whether this level proposes any; how much of the partner's gain it counts against a deal,
     # and the least gain (share of the starting cash) that makes it accept.
     proposes_trades: bool
@@ -39,6 +41,7 @@ LEVELS: dict[str, Style] = {
         build_reserve=0.45,
         max_level=3,
         unmortgage_reserve=0.8,
+        club_loans=False,
         proposes_trades=False,
         envy=0.2,
         trade_margin=0.0,
@@ -54,6 +57,7 @@ LEVELS: dict[str, Style] = {
         build_reserve=0.08,
         max_level=5,
         unmortgage_reserve=0.3,
+        club_loans=True,
         proposes_trades=True,
         envy=0.6,
         trade_margin=0.03,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import board
 from engine.actions import Action
 from engine.ai.levels import Style
 from engine.ai.view import Table, owns_all, raisable, start_cash
@@ -23,7 +24,9 @@ def settle_debt(st: State, t: Table, seat: int) -> Action:
     owner, level, mortgaged = st.owner, st.level, st.mortgaged
     lone: list[tuple[int, int]] = []
     in_block: list[tuple[int, int]] = []
-    built: list[tuple[int, int]] = []
+    built: list[tuple[bool, int, int]] = []
+    # Selling a hotel back while the bank lacks four houses takes down every hotel of the block: last resort.
+    hotels_collapse = st.bank_houses < 4
     for i in t.titles:
         if owner[i] != seat:
             continue
@@ -32,7 +35,7 @@ def settle_debt(st: State, t: Table, seat: int) -> Action:
             # Sell where a building earns least: compare the rent the top building adds.
             top = max(level[j] for j in members)
             if level[i] == top:
-                built.append((t.rents[i][top] - t.rents[i][top - 1], i))
+                built.append((top == HOTEL and hotels_collapse, t.rents[i][top] - t.rents[i][top - 1], i))
             continue
         if mortgaged[i] or (members and any(level[j] for j in members)):
             continue
@@ -41,7 +44,7 @@ def settle_debt(st: State, t: Table, seat: int) -> Action:
     if lone:
         return Action(kind="mortgage", seat=seat, square=min(lone)[1])
     if built:
-        return Action(kind="sell", seat=seat, square=min(built)[1])
+        return Action(kind="sell", seat=seat, square=min(built)[2])
     if in_block:
         return Action(kind="mortgage", seat=seat, square=min(in_block)[1])
     if t.ed.rules.bank_buys_titles:
@@ -49,6 +52,31 @@ def settle_debt(st: State, t: Table, seat: int) -> Action:
             if owner[i] == seat:
                 return Action(kind="sell_title", seat=seat, square=i)
     return Action(kind="bankrupt", seat=seat)
+
+
+def cheapest_build(st: State, t: Table, seat: int, style: Style) -> int:
+    """The cost of the cheapest next building `seat` may place (on a whole block, none of it mortgaged, below
+    the level's cap), or 0 when there is none."""
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    cheapest = 0
+    for members in t.blocks:
+        if owner[members[0]] != seat or not owns_all(owner, members, seat):
+            continue
+        if any(mortgaged[j] for j in members):
+            continue
+        low = min(level[j] for j in members)
+        if low >= style.max_level:
+            continue
+        j = members[0]
+        cost = t.hotel_cost[j] if low + 1 == HOTEL else t.house_cost[j]
+        if not cheapest or cost < cheapest:
+            cheapest = cost
+    return cheapest
+
+
+def has_mortgaged(st: State, t: Table, seat: int) -> bool:
+    owner, mortgaged = st.owner, st.mortgaged
+    return any(owner[i] == seat and mortgaged[i] for i in t.titles)
 
 
 def build(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action | None:
@@ -97,6 +125,60 @@ def build(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action 
     if not count:
         return None
     return Action(kind="build", seat=seat, square=square, count=count)
+
+
+def loan_to_build(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action | None:
+    """A Club Tarjeta Platino loan for the block the seat would build on next, when the buildings it pays for
+    bring the block to a rent that two landings (the loan's term) would repay; otherwise the bank seizes
+    buildings, which makes a loan a bad bargain."""
+    ed = t.ed
+    if not style.club_loans or not st.seats[seat].club or not board.club_loans(st, ed):
+        return None
+    target = _next_block(st, t, seat, style)
+    if target is None:
+        return None
+    members = t.blocks[target]
+    block = ed.squares[members[0]].block
+    amount = ed.economy.club_loans.get(block, 0)
+    if not amount or any(ln.block == block for ln in st.loans):
+        return None
+    budget = st.seats[seat].cash + amount - reserve
+    levels = [st.level[j] for j in members]
+    houses = 0
+    while True:
+        k = levels.index(min(levels))
+        lv = levels[k] + 1
+        if lv > style.max_level:
+            break
+        cost = t.hotel_cost[members[k]] if lv == HOTEL else t.house_cost[members[k]]
+        if budget < cost:
+            break
+        budget -= cost
+        levels[k] = lv
+        houses += 1
+    low = min(levels)
+    if not houses or not low or houses > st.bank_houses:
+        return None
+    if 2 * min(t.rents[j][low] for j in members) < amount:
+        return None
+    return Action(kind="take_loan", seat=seat, block=block)
+
+
+def _next_block(st: State, t: Table, seat: int, style: Style) -> int | None:
+    """The index (in `t.blocks`) of the block `build` would grow next, money aside."""
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    best: tuple[int, int, int] | None = None
+    for k, members in enumerate(t.blocks):
+        if owner[members[0]] != seat or not owns_all(owner, members, seat) or any(mortgaged[j] for j in members):
+            continue
+        low = min(level[j] for j in members)
+        if low >= style.max_level:
+            continue
+        j = members[0]
+        key = (low, t.hotel_cost[j] if low + 1 == HOTEL else t.house_cost[j], k)
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[2]
 
 
 def unmortgage(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action | None:

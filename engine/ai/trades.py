@@ -28,21 +28,46 @@ def _after(st: State, trade: Trade) -> list[int]:
     return owner
 
 
-def _gains(st: State, t: Table, trade: Trade, seat: int, style: Style, owner_after: list[int]) -> float:
-    cash = trade.take.cash - trade.give.cash if seat == trade.proposer else trade.give.cash - trade.take.cash
-    before = holdings(t, style, st.owner, st.mortgaged, seat)
-    after = holdings(t, style, owner_after, st.mortgaged, seat)
-    return cash + after - before
+class _Deal:
+    """The titles of a trade and what they change for each side, valued once per style (cash apart)."""
+
+    __slots__ = ("st", "t", "owner_after", "_cache")
+
+    def __init__(self, st: State, t: Table, trade: Trade) -> None:
+        self.st, self.t = st, t
+        self.owner_after = _after(st, trade)
+        self._cache: dict[tuple[int, int], float] = {}
+
+    def title_gain(self, seat: int, style: Style) -> float:
+        key = (seat, id(style))
+        if key not in self._cache:
+            st, t = self.st, self.t
+            before = holdings(t, style, st.owner, st.mortgaged, seat)
+            self._cache[key] = holdings(t, style, self.owner_after, st.mortgaged, seat) - before
+        return self._cache[key]
+
+    def breaks_a_block(self, seat: int) -> bool:
+        return complete_blocks(self.t, self.owner_after, seat) < complete_blocks(self.t, self.st.owner, seat)
 
 
-def acceptable(st: State, t: Table, trade: Trade, seat: int, style: Style, margin: float = 0.0) -> bool:
+def _cash_to(trade: Trade, seat: int, card_value: int) -> int:
+    """Cash `seat` receives in `trade`, counting each keep-to-leave-jail card at `card_value`."""
+    give = trade.give.cash + card_value * len(trade.give.cards)
+    take = trade.take.cash + card_value * len(trade.take.cards)
+    return take - give if seat == trade.proposer else give - take
+
+
+def acceptable(
+    st: State, t: Table, trade: Trade, seat: int, style: Style, margin: float = 0.0, deal: _Deal | None = None
+) -> bool:
     """Whether `seat` (either side of `trade`) finds it worth doing."""
-    other = trade.target if seat == trade.proposer else trade.proposer
-    owner_after = _after(st, trade)
-    if complete_blocks(t, owner_after, seat) < complete_blocks(t, st.owner, seat):
+    deal = deal or _Deal(st, t, trade)
+    if deal.breaks_a_block(seat):
         return False
-    mine = _gains(st, t, trade, seat, style, owner_after)
-    theirs = _gains(st, t, trade, other, style, owner_after)
+    other = trade.target if seat == trade.proposer else trade.proposer
+    card = t.ed.economy.jail_fine  # what a card saves
+    mine = _cash_to(trade, seat, card) + deal.title_gain(seat, style)
+    theirs = _cash_to(trade, other, card) + deal.title_gain(other, style)
     floor = (style.trade_margin + margin) * start_cash(st, t)
     return mine - style.envy * max(theirs, 0.0) >= floor
 
@@ -66,17 +91,24 @@ def _partner_standard(st: State, partner: int) -> tuple[Style, float]:
 
 def _may_propose_now(st: State, seat: int) -> bool:
     """Proposals are spread out: a draw keyed on the state's version lets a seat propose at about one
-    decision in four, so an offer that is turned down is not made again at once and the turn always ends."""
-    return rng.draw(st.seed, st.version * 7 + seat) % 4 == 0
+    decision in eight, so an offer that is turned down is not made again at once and the turn always ends."""
+    return rng.draw(st.seed, st.version * 7 + seat) % 8 == 0
 
 
-def proposal(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action | None:
-    """A trade that completes one of the seat's blocks and that the partner should accept, or None."""
+def may_propose(st: State, t: Table, seat: int, style: Style) -> bool:
+    """A quick look before any valuation: this level trades, the draw allows it now, and some block lacks
+    only one title, held by an opponent, that the seat can afford or swap for."""
     if not style.proposes_trades or not _may_propose_now(st, seat):
-        return None
+        return False
+    return any(True for _ in _wanted(st, t, seat))
+
+
+def _wanted(st: State, t: Table, seat: int):  # noqa: ANN202 (a generator of (title, holder, swaps))
+    """Titles that would complete a block of `seat`, each with its holder and the seat's titles that would
+    complete one of the holder's blocks in exchange; only those the seat could pay list price for or swap."""
     owner = st.owner
     seats = st.seats
-    best: tuple[float, Trade] | None = None
+    cash = seats[seat].cash
     for members in t.blocks:
         missing = -1
         for j in members:
@@ -90,8 +122,41 @@ def proposal(st: State, t: Table, seat: int, style: Style, reserve: int) -> Acti
         partner = owner[missing]
         if partner == BANK or seats[partner].out:
             continue
-        for trade in _offers(st, t, seat, partner, missing, style, reserve):
-            gain = _gains(st, t, trade, seat, style, _after(st, trade))
+        swaps = _swaps(t, owner, seat, partner, missing)
+        if swaps or cash >= t.price[missing]:
+            yield missing, partner, swaps
+
+
+def _swaps(t: Table, owner: list[int], seat: int, partner: int, wanted: int) -> list[tuple[int, ...]]:
+    """The seat's titles that would complete a block of `partner` (one each), other than `wanted`'s block."""
+    out: list[tuple[int, ...]] = []
+    for members in t.blocks:
+        if wanted in members:
+            continue
+        mine = -1
+        for j in members:
+            o = owner[j]
+            if o == seat:
+                if mine >= 0:
+                    mine = -2
+                    break
+                mine = j
+            elif o != partner:
+                mine = -2
+                break
+        if mine >= 0:
+            out.append((mine,))
+    return out
+
+
+def proposal(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action | None:
+    """A trade that completes one of the seat's blocks and that the partner should accept, or None (ask
+    `may_propose` first: it holds the draw that spreads proposals out)."""
+    if not style.proposes_trades:
+        return None
+    best: tuple[float, Trade] | None = None
+    for missing, partner, swaps in _wanted(st, t, seat):
+        for gain, trade in _offers(st, t, seat, partner, missing, swaps, style, reserve):
             if best is None or gain > best[0]:
                 best = (gain, trade)
     if best is None:
@@ -99,26 +164,27 @@ def proposal(st: State, t: Table, seat: int, style: Style, reserve: int) -> Acti
     return Action(kind="propose_trade", seat=seat, trade=best[1])
 
 
-def _offers(st: State, t: Table, seat: int, partner: int, wanted: int, style: Style, reserve: int) -> list[Trade]:
-    """Cash for `wanted`, and a swap for a title that completes one of the partner's blocks; each priced at
+def _offers(
+    st: State,
+    t: Table,
+    seat: int,
+    partner: int,
+    wanted: int,
+    swaps: list[tuple[int, ...]],
+    style: Style,
+    reserve: int,
+) -> list[tuple[float, Trade]]:
+    """Cash for `wanted`, and swaps for titles that complete one of the partner's blocks; each priced at
     the least the partner should accept, and kept only if still worth it to `seat`."""
-    owner = st.owner
-    swaps: list[tuple[int, ...]] = [()]
-    for members in t.blocks:
-        if wanted in members:
-            continue
-        mine = [j for j in members if owner[j] == seat]
-        if len(mine) == 1 and all(owner[j] == partner for j in members if j != mine[0]):
-            swaps.append((mine[0],))
     their_style, their_margin = _partner_standard(st, partner)
     unit = t.ed.economy.bid_steps[0]
     cash = st.seats[seat].cash
-    out: list[Trade] = []
-    for give in swaps:
+    out: list[tuple[float, Trade]] = []
+    for give in [(), *swaps]:
         base = Trade(proposer=seat, target=partner, give=Offer(titles=give), take=Offer(titles=(wanted,)))
-        owner_after = _after(st, base)
-        theirs = _gains(st, t, base, partner, their_style, owner_after)
-        mine = _gains(st, t, base, seat, their_style, owner_after)
+        deal = _Deal(st, t, base)
+        theirs = deal.title_gain(partner, their_style)
+        mine = deal.title_gain(seat, their_style)
         floor = (their_style.trade_margin + their_margin) * start_cash(st, t)
         envy = their_style.envy
         # The least cash c with  c + theirs - envy * (mine - c) >= floor.
@@ -127,10 +193,10 @@ def _offers(st: State, t: Table, seat: int, partner: int, wanted: int, style: St
         if amount > cash - reserve:
             continue
         trade = Trade(proposer=seat, target=partner, give=Offer(titles=give, cash=amount), take=base.take)
-        if not acceptable(st, t, trade, seat, style):
+        if not acceptable(st, t, trade, seat, style, deal=deal):
             continue
-        if not acceptable(st, t, trade, partner, their_style, their_margin):
+        if not acceptable(st, t, trade, partner, their_style, their_margin, deal=deal):
             continue
         if trade_refusal(st, t.ed, trade) is None:
-            out.append(trade)
+            out.append((deal.title_gain(seat, style) - amount, trade))
     return out

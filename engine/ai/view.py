@@ -6,8 +6,13 @@ the tables are built once per edition and the questions avoid building lists the
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.edition import TITLE_KINDS, Edition, load
 from engine.state import BANK, HOTEL, State
+
+if TYPE_CHECKING:
+    from engine.ai.levels import Style
 
 
 class Table:
@@ -23,10 +28,13 @@ class Table:
         "hotel_cost",
         "rents",
         "members",
+        "block_of",
         "blocks",
         "airlines",
         "utilities",
         "utility_top",
+        "unbuilt_rent_bound",
+        "rent_bound",
     )
 
     def __init__(self, ed: Edition) -> None:
@@ -41,10 +49,18 @@ class Table:
         self.rents = [sq.rents for sq in squares]
         self.blocks = list(ed.blocks.values())
         self.members = [ed.blocks[sq.block] if sq.kind == "country" else () for sq in squares]
+        # Per square: the index of its block in `blocks`, -1 for squares outside any block.
+        self.block_of = [self.blocks.index(m) if m else -1 for m in self.members]
         self.airlines = tuple(sq.index for sq in squares if sq.kind == "airline")
         self.utilities = tuple(sq.index for sq in squares if sq.kind == "utility")
         # A utility's rent with a roll of 7, the most likely total: what a visitor should expect to pay.
         self.utility_top = max(ed.economy.utility_multipliers, default=0) * 7
+        # Upper bounds of any one rent: with no building on the board, and at all.
+        country = [sq.rents for sq in squares if sq.kind == "country"]
+        airline = [max(sq.rents) for sq in squares if sq.kind == "airline"]
+        base = max([2 * r[0] for r in country] + airline + [self.utility_top])
+        self.unbuilt_rent_bound = base
+        self.rent_bound = max([base] + [max(r) for r in country])
 
 
 _TABLES: dict[str, Table] = {}
@@ -69,31 +85,75 @@ def owns_all(owner: list[int], members: tuple[int, ...], seat: int) -> bool:
     return True
 
 
+def rent_bound(st: State, t: Table) -> int:
+    """A quick upper bound of `worst_rent`: spares its scan when cash is plentiful anyway."""
+    return t.rent_bound if any(st.level) else t.unbuilt_rent_bound
+
+
+def block_owners(t: Table, owner: list[int]) -> list[int]:
+    """Per block (in `t.blocks` order): the seat holding all of it, else -1."""
+    out = []
+    for members in t.blocks:
+        o = owner[members[0]]
+        for j in members:
+            if owner[j] != o:
+                o = -1
+                break
+        out.append(o)
+    return out
+
+
+# The board changes far less often than computer players ask about it, and every seat asks about the same
+# board: remember, per board, each owner's highest rent.
+_TOP_RENTS: dict[tuple, dict[int, int]] = {}
+_CACHE_SIZE = 2048
+
+
 def worst_rent(st: State, t: Table, seat: int) -> int:
     """The highest rent an opponent could charge `seat` on one landing now (utilities at a roll of 7)."""
-    owner, level, mortgaged, kind, rents = st.owner, st.level, st.mortgaged, t.kind, t.rents
+    key = (t.ed.id, tuple(st.owner), tuple(st.level), tuple(st.mortgaged))
+    tops = _TOP_RENTS.get(key)
+    if tops is None:
+        if len(_TOP_RENTS) >= _CACHE_SIZE:
+            _TOP_RENTS.clear()
+        tops = _TOP_RENTS[key] = top_rents(st, t)
     worst = 0
-    for i in t.titles:
-        o = owner[i]
-        if o < 0 or o == seat or mortgaged[i]:
-            continue
-        k = kind[i]
-        if k == "country":
-            lv = level[i]
-            r = rents[i][lv] if lv else rents[i][0] * (2 if owns_all(owner, t.members[i], o) else 1)
-        elif k == "airline":
-            n = sum(1 for j in t.airlines if owner[j] == o)
-            r = rents[i][min(n, len(rents[i])) - 1]
-        else:
-            r = t.utility_top
-        if r > worst:
+    for o, r in tops.items():
+        if o != seat and r > worst:
             worst = r
     return worst
 
 
-def building_count(st: State, seat: int) -> int:
-    owner, level = st.owner, st.level
-    return sum(level[i] for i in range(len(owner)) if owner[i] == seat)
+def top_rents(st: State, t: Table) -> dict[int, int]:
+    """Per owning seat, the highest rent one of its titles charges now."""
+    owner, level, mortgaged, kind, rents = st.owner, st.level, st.mortgaged, t.kind, t.rents
+    tops: dict[int, int] = {}
+    whole: list[int] | None = None
+    airlines: dict[int, int] | None = None
+    for i in t.titles:
+        o = owner[i]
+        if o < 0 or mortgaged[i]:
+            continue
+        k = kind[i]
+        if k == "country":
+            lv = level[i]
+            if lv:
+                r = rents[i][lv]
+            else:
+                if whole is None:
+                    whole = block_owners(t, owner)
+                r = rents[i][0] * (2 if whole[t.block_of[i]] == o else 1)
+        elif k == "airline":
+            if airlines is None:
+                airlines = {}
+                for j in t.airlines:
+                    airlines[owner[j]] = airlines.get(owner[j], 0) + 1
+            r = rents[i][min(airlines[o], len(rents[i])) - 1]
+        else:
+            r = t.utility_top
+        if r > tops.get(o, 0):
+            tops[o] = r
+    return tops
 
 
 def raisable(st: State, t: Table, seat: int) -> int:
@@ -132,3 +192,25 @@ def others_in_block(owner: list[int], members: tuple[int, ...], seat: int) -> tu
         elif rival != o:
             rival = -1
     return mine, bank, rival if rival >= 0 else -1
+
+
+class Reserve:
+    """Cash kept back from buying: a share of the starting cash, and for watchful levels at least the worst
+    rent an opponent can charge now. The worst rent is only looked up when a quick bound does not settle
+    the question."""
+
+    __slots__ = ("st", "t", "seat", "base", "watch", "_exact")
+
+    def __init__(self, st: State, t: Table, seat: int, style: Style) -> None:
+        self.st, self.t, self.seat = st, t, seat
+        self.base = int(style.buy_reserve * start_cash(st, t))
+        self.watch = style.watch_rents
+        self._exact = -1
+
+    def at_most(self) -> int:
+        return max(self.base, rent_bound(self.st, self.t)) if self.watch else self.base
+
+    def exact(self) -> int:
+        if self._exact < 0:
+            self._exact = max(self.base, worst_rent(self.st, self.t, self.seat)) if self.watch else self.base
+        return self._exact

@@ -1,0 +1,70 @@
+"""Engine speed with computer players: one JSON line per edition.
+
+    python bench/engine.py [--games 300] [--seed 1] [--players 4]
+
+Each line: {"edition", "games_per_second", "turns_per_second", "actions_per_second", "peak_rss_mb",
+"max_state_json_bytes"}. The timed games run on one core with every seat a `normal` computer player, rates per second of this
+process's CPU time (so that other work on the machine does not distort them); the
+largest state is measured in separate games that encode the state after every action (encoding is not part
+of the timed loop). `peak_rss_mb` is the process's peak resident memory so far.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.edition import available  # noqa: E402
+from engine.rules import apply_inplace, new_game  # noqa: E402
+from engine.simulate import Driver, Options, run  # noqa: E402
+from engine.state import to_json  # noqa: E402
+
+
+def largest_state(edition: str, players: int, games: int, seed: int) -> int:
+    biggest = 0
+    for game in range(games):
+        st, _ = new_game(edition, [f"P{i}" for i in range(players)], seed=seed + game, computers=["normal"] * players)
+        driver = Driver()
+        while (action := driver.next_action(st)) is not None:
+            apply_inplace(st, action)
+            size = len(to_json(st))
+            if size > biggest:
+                biggest = size
+    return biggest
+
+
+def peak_rss_mb() -> float:
+    # Linux reports ru_maxrss in KiB.
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=300)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--editions", default=",".join(available()))
+    a = p.parse_args()
+    for edition in a.editions.split(","):
+        out = run(Options(edition=edition, players=a.players, games=a.games, seed=a.seed))
+        cpu = out["cpu_seconds"]
+        line = {
+            "edition": edition,
+            "games": a.games,
+            "games_per_second": round(a.games / cpu, 1),
+            "turns_per_second": round(out["turns_mean"] * a.games / cpu),
+            "actions_per_second": round(out["actions_mean"] * a.games / cpu),
+            "peak_rss_mb": round(peak_rss_mb(), 1),
+            "max_state_json_bytes": largest_state(edition, a.players, 10, a.seed),
+        }
+        print(json.dumps(line), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""The Discord client: commands, the persistent component handler, sessions and their timers."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+from discord import app_commands
+
+from bot import router
+from bot.commands import all_commands
+from bot.config import Config
+from bot.i18n import CatalogueTranslator, lang_of
+from bot.replies import say
+from bot.session import Sessions
+from bot.store import Store, StoreError
+from engine.i18n import language_of
+
+log = logging.getLogger("turista.bot")
+
+
+class Tree(app_commands.CommandTree["TuristaBot"]):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        lang = lang_of(interaction)
+        if isinstance(original, StoreError):
+            from engine.i18n import text
+
+            message = "⚠️ " + text(lang, f"error.{original.code}")
+            log.warning("store error in /%s: %s", interaction.command and interaction.command.qualified_name,
+                        original.code)
+        else:
+            from bot.i18n import t
+
+            message = "⚠️ " + t(lang, "error.internal")
+            log.error("command /%s failed", interaction.command and interaction.command.qualified_name,
+                      exc_info=original)
+        with contextlib.suppress(discord.HTTPException):
+            await say(interaction, message)
+
+
+class TuristaBot(discord.Client):
+    def __init__(self, config: Config) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # the guild cache gives each table its language; nothing privileged is needed
+        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
+                         guild_ready_timeout=0.1 if config.pace == 0 else 2.0)
+        self.config = config
+        self.tree = Tree(self)
+        self.sessions = Sessions(self)
+        self.store: Store
+        self._resumed = False
+
+    async def setup_hook(self) -> None:
+        self.store = await asyncio.to_thread(Store, self.config.db_path)
+        await self.tree.set_translator(CatalogueTranslator())
+        for command in all_commands():
+            self.tree.add_command(command)
+        if self.config.dev_guild:
+            guild = discord.Object(self.config.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        log.info("commands synced%s", f" to guild {self.config.dev_guild}" if self.config.dev_guild else "")
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
+        if not self._resumed:
+            self._resumed = True
+            await self.sessions.resume_all()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            try:
+                await router.handle(interaction)
+            except StoreError as error:
+                from engine.i18n import text
+
+                log.warning("store error on a component: %s", error.code)
+                await say(interaction, "⚠️ " + text(lang_of(interaction), f"error.{error.code}"))
+            except Exception:
+                log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
+                from bot.i18n import t
+
+                with contextlib.suppress(discord.HTTPException):
+                    await say(interaction, "⚠️ " + t(lang_of(interaction), "error.internal"))
+
+    def table_lang(self, interaction: discord.Interaction) -> str:
+        """The language of the shared table messages: the server's, else the person's who opened it."""
+        if interaction.guild is not None and interaction.guild.preferred_locale:
+            return language_of(str(interaction.guild.preferred_locale))
+        return language_of(str(interaction.guild_locale or interaction.locale))
+
+    async def close(self) -> None:
+        self.sessions.close()
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            store.close()

@@ -1,0 +1,15 @@
+"""Slash commands: the `/turista` group for the table and short top-level commands to play."""
+
+from __future__ import annotations
+
+from discord import app_commands
+
+from bot.commands.game import PLAY_COMMANDS
+from bot.commands.table import turista
+
+
+def all_commands() -> list[app_commands.Command | app_commands.Group]:
+    return [turista, *PLAY_COMMANDS]
+
+
+__all__ = ["all_commands"]

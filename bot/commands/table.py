@@ -1,0 +1,182 @@
+"""`/turista …`: open a table, sit down, start, and look at the game."""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+from discord import app_commands
+
+from bot import images, info, lobby
+from bot.i18n import lang_of, ls, t
+from bot.play import bot_of, channel_session
+from bot.replies import refuse, say
+from bot.views import TIME_LIMITS, TURN_TIMEOUTS
+from engine import available
+
+turista = app_commands.Group(name=ls("turista", "turista.name"),
+                             description=ls("Play Turista Mundial in this channel", "turista.desc"), guild_only=True)
+
+EDITIONS = [app_commands.Choice(name=ls(e, f"choice.edition.{e}"), value=e) for e in available()]
+LEVELS = [app_commands.Choice(name=ls(level, f"choice.level.{level}"), value=level)
+          for level in ("easy", "normal", "hard")]
+LIMITS = [app_commands.Choice(name=ls(f"{m} min" if m else "no limit", f"choice.minutes.{m}"), value=m)
+          for m in TIME_LIMITS]
+TIMEOUTS = [app_commands.Choice(name=ls(f"{s} s" if s else "no timeout", f"choice.seconds.{s}"), value=s)
+            for s in TURN_TIMEOUTS]
+
+
+@turista.command(name=ls("new", "new.name"), description=ls("Open a new table in this channel", "new.desc"))
+@app_commands.rename(edition=ls("edition", "opt.edition.name"), time_limit=ls("time_limit", "opt.time_limit.name"),
+                     turn_timeout=ls("turn_timeout", "opt.turn_timeout.name"))
+@app_commands.describe(edition=ls("Which board to play", "opt.edition.desc"),
+                       time_limit=ls("End the game after this many minutes", "opt.time_limit.desc"),
+                       turn_timeout=ls("Seconds a player has for each decision", "opt.turn_timeout.desc"))
+@app_commands.choices(edition=EDITIONS, time_limit=LIMITS, turn_timeout=TIMEOUTS)
+async def new(interaction: discord.Interaction, edition: str = "turismundo", time_limit: int = 0,
+              turn_timeout: int = 0) -> None:
+    if edition not in available():
+        await refuse(interaction, "bad_number")
+        return
+    await lobby.create(interaction, edition, time_limit, turn_timeout)
+
+
+@turista.command(name=ls("join", "join.name"), description=ls("Sit at the table", "join.desc"))
+async def join(interaction: discord.Interaction) -> None:
+    await lobby.join(interaction)
+
+
+@turista.command(name=ls("leave", "leave.name"), description=ls("Leave the table before it starts", "leave.desc"))
+async def leave(interaction: discord.Interaction) -> None:
+    await lobby.leave(interaction)
+
+
+@turista.command(name=ls("start", "start.name"), description=ls("Start the game (host)", "start.desc"))
+async def start(interaction: discord.Interaction) -> None:
+    await lobby.start(interaction)
+
+
+@turista.command(name=ls("addbot", "addbot.name"), description=ls("Seat a computer player", "addbot.desc"))
+@app_commands.rename(level=ls("level", "opt.level.name"))
+@app_commands.describe(level=ls("How well it plays", "opt.level.desc"))
+@app_commands.choices(level=LEVELS)
+async def addbot(interaction: discord.Interaction, level: str = "normal") -> None:
+    if level not in ("easy", "normal", "hard"):
+        level = "normal"
+    await lobby.add_computer(interaction, level)
+
+
+@turista.command(name=ls("kick", "kick.name"), description=ls("Take someone off the table (host)", "kick.desc"))
+@app_commands.rename(user=ls("user", "opt.user.name"))
+@app_commands.describe(user=ls("Who leaves the table", "opt.user.desc"))
+async def kick(interaction: discord.Interaction, user: discord.User) -> None:
+    await lobby.kick(interaction, user)
+
+
+@turista.command(name=ls("end", "end.name"), description=ls("End the game or close the table (host)", "end.desc"))
+async def end(interaction: discord.Interaction) -> None:
+    await lobby.end(interaction)
+
+
+@turista.command(name=ls("board", "board.name"), description=ls("Show the board now", "board.desc"))
+async def board(interaction: discord.Interaction) -> None:
+    session = await channel_session(interaction)
+    if session is None or session.state is None:
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    lang = lang_of(interaction)
+    file = await images.board_file(session.state, lang)
+    await interaction.followup.send(info.seat_status(session.state, session.state.current, lang), file=file,
+                                    ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+
+@turista.command(name=ls("status", "status.name"), description=ls("Cash, titles and buildings of a player",
+                                                                  "status.desc"))
+@app_commands.rename(user=ls("user", "opt.user.name"))
+@app_commands.describe(user=ls("Whose status (yours if empty)", "opt.status_user.desc"))
+async def status(interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    session = await channel_session(interaction)
+    if session is None or session.state is None:
+        return
+    seat = session.seat_of((user or interaction.user).id)
+    if seat is None:
+        await refuse(interaction, "not_a_player")
+        return
+    await say(interaction, info.seat_status(session.state, seat, lang_of(interaction)))
+
+
+async def any_title(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    session = await bot_of(interaction).sessions.for_channel(interaction.channel_id or 0)
+    edition = session.state.edition if session and session.state else "turismundo"
+    from bot.commands.game import title_choices
+
+    return title_choices(edition, info.title_squares(edition), current, lang_of(interaction))
+
+
+@turista.command(name=ls("property", "property.name"), description=ls("A title deed: prices, rents, owner",
+                                                                      "property.desc"))
+@app_commands.rename(name=ls("name", "opt.property.name"))
+@app_commands.describe(name=ls("The title", "opt.property.desc"))
+@app_commands.autocomplete(name=any_title)
+async def property_(interaction: discord.Interaction, name: str) -> None:
+    session = await bot_of(interaction).sessions.for_channel(interaction.channel_id or 0)
+    state = session.state if session else None
+    edition = state.edition if state else "turismundo"
+    square = info.find_square(edition, name)
+    if square is None:
+        await refuse(interaction, "unknown_property")
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    lang = lang_of(interaction)
+    file = await images.deed_file(edition, square, state, lang)
+    await interaction.followup.send(info.deed_text(edition, square, state, lang), file=file, ephemeral=True,
+                                    allowed_mentions=discord.AllowedMentions.none())
+
+
+@turista.command(name=ls("rules", "rules.name"), description=ls("The rules of the edition in play", "rules.desc"))
+async def rules(interaction: discord.Interaction) -> None:
+    row = await lobby.open_row(interaction)
+    edition = lobby.edition_of_row(row) if row else "turismundo"
+    await say(interaction, info.rules_text(edition, lang_of(interaction)))
+
+
+@turista.command(name=ls("settings", "settings.name"), description=ls("House rules of this table", "settings.desc"))
+async def settings(interaction: discord.Interaction) -> None:
+    await lobby.show_settings(interaction)
+
+
+@turista.command(name=ls("help", "help.name"), description=ls("How to play with the bot", "help.desc"))
+async def help_(interaction: discord.Interaction) -> None:
+    await say(interaction, info.help_text(lang_of(interaction)))
+
+
+@turista.command(name=ls("history", "history.name"), description=ls("The last games of this server",
+                                                                    "history.desc"))
+async def history(interaction: discord.Interaction) -> None:
+    bot = bot_of(interaction)
+    lang = lang_of(interaction)
+    rows = await asyncio.to_thread(bot.store.history, interaction.guild_id or 0)
+    if not rows:
+        await say(interaction, t(lang, "history.empty"))
+        return
+    lines = [t(lang, "history.title")]
+    for row in rows:
+        winner = row.winner
+        who = winner.name if winner else t(lang, "history.abandoned")
+        lines.append(t(lang, "history.row", id=row.id, edition=row.edition, winner=who,
+                       players=", ".join(p.name for p in row.players)))
+    await say(interaction, "\n".join(lines))
+
+
+@turista.command(name=ls("stats", "stats.name"), description=ls("Who wins most on this server", "stats.desc"))
+async def stats(interaction: discord.Interaction) -> None:
+    bot = bot_of(interaction)
+    lang = lang_of(interaction)
+    rows = await asyncio.to_thread(bot.store.leaderboard, interaction.guild_id or 0)
+    if not rows:
+        await say(interaction, t(lang, "history.empty"))
+        return
+    lines = [t(lang, "stats.title")]
+    for i, row in enumerate(rows, 1):
+        lines.append(t(lang, "stats.row", rank=i, name=row.name, wins=row.wins, games=row.games))
+    await say(interaction, "\n".join(lines))

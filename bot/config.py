@@ -1,0 +1,60 @@
+"""Settings of the bot process, read from the environment or a `.env` file (see `.env.example`)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    try:
+        return float(raw) if raw else default
+    except ValueError:
+        raise SystemExit(f"{name} must be a number, got {raw!r}") from None
+
+
+def _int_or_none(name: str) -> int | None:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise SystemExit(f"{name} must be a numeric Discord id, got {raw!r}")
+    return int(raw)
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str
+    db_path: Path
+    dev_guild: int | None  # sync commands to this guild only (instant) instead of globally
+    pace: float  # seconds a computer seat "thinks" before each move, so people can follow
+    auction_quiet: float  # seconds without a bid after which an auction closes
+    time_scale: float  # multiplies every timer; only tests shrink it
+    seed: int | None  # a fixed seed for every new game; only tests set it
+    log_level: str
+
+    @property
+    def minute(self) -> float:
+        """How many real seconds one minute of a game's clock lasts."""
+        return 60.0 * self.time_scale
+
+
+def load_config(env_file: str | os.PathLike[str] | None = None) -> Config:
+    """The configuration; values already in the environment win over the `.env` file."""
+    load_dotenv(env_file or Path.cwd() / ".env", override=False)
+    fast = os.environ.get("TURISTA_TEST_FAST", "").strip() not in ("", "0", "false", "no")
+    seed = _int_or_none("TURISTA_SEED")
+    return Config(
+        token=os.environ.get("DISCORD_TOKEN", "").strip(),
+        db_path=Path(os.environ.get("TURISTA_DB", "").strip() or "turista.db"),
+        dev_guild=_int_or_none("TURISTA_DEV_GUILD"),
+        pace=0.0 if fast else _float("TURISTA_PACE", 1.5),
+        auction_quiet=_float("TURISTA_AUCTION_QUIET", 30.0),
+        time_scale=_float("TURISTA_TIME_SCALE", 1.0),
+        seed=seed,
+        log_level=os.environ.get("TURISTA_LOG_LEVEL", "INFO").strip().upper() or "INFO",
+    )

@@ -1,0 +1,358 @@
+"""The lobby: a new table, who sits at it, the house rules, and the start of the game.
+
+Each step runs under the channel's lock and answers the interaction well inside Discord's 3 s: the
+store is called in a worker thread and is fast; the lobby message is edited in place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import ui, views
+from bot.i18n import lang_of, t
+from bot.replies import refuse, say
+from bot.store import ChannelBusy, GameRow, StoreError, engine_settings
+from engine import IllegalAction, new_game
+from engine.i18n import language_of
+
+if TYPE_CHECKING:
+    from bot.client import TuristaBot
+
+log = logging.getLogger("turista.lobby")
+COMPUTER_NAMES = ("Lupita", "Don Ramón", "Chabelo", "Doña Florinda", "El Profe", "La Güera")
+
+
+def bot_of(interaction: discord.Interaction) -> TuristaBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def player_name(user: discord.abc.User) -> str:
+    """The name a person plays under: their server nickname, without markdown or line breaks."""
+    name = " ".join(user.display_name.split())[:32] or user.name[:32]
+    return discord.utils.escape_markdown(name)
+
+
+def may_manage(interaction: discord.Interaction, row: GameRow) -> bool:
+    """The host, or anyone who may manage the channel, runs the table; once the host has left the
+    lobby, anyone still seated may."""
+    perms = interaction.permissions
+    if interaction.user.id == row.host_id or perms.manage_channels or perms.administrator:
+        return True
+    return row.status == "lobby" and row.seat_of(row.host_id) is None and row.seat_of(interaction.user.id) is not None
+
+
+def edition_of_row(row: GameRow) -> str:
+    """The edition chosen in the lobby's settings, else the one the table was opened with."""
+    return str(row.settings.get("edition") or row.edition)
+
+
+async def open_row(interaction: discord.Interaction) -> GameRow | None:
+    if interaction.channel_id is None:
+        return None
+    return await asyncio.to_thread(bot_of(interaction).store.game_by_channel, interaction.channel_id)
+
+
+async def lobby_row(interaction: discord.Interaction, gid: int | None = None) -> GameRow | None:
+    """The channel's game if it is still in the lobby (and is game `gid`, for a button); else say why."""
+    row = await open_row(interaction)
+    if row is None or (gid is not None and row.id != gid):
+        await refuse(interaction, "no_lobby")
+        return None
+    if row.status != "lobby":
+        await refuse(interaction, "game_running")
+        return None
+    return row
+
+
+async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str = "") -> None:
+    """Update the lobby message: in place for its own buttons, through the channel for commands."""
+    bot = bot_of(interaction)
+    lang = bot.table_lang(interaction)
+    content, view = views.lobby(row, lang)
+    source = interaction.message
+    if source is not None and source.id == row.table_message_id and not interaction.response.is_done():
+        await interaction.response.edit_message(content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
+        return
+    if row.table_message_id is not None:
+        try:
+            await bot.get_partial_messageable(row.channel_id).get_partial_message(row.table_message_id).edit(
+                content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
+        except discord.NotFound:
+            row.table_message_id = None
+    if row.table_message_id is None:
+        message = await bot.get_partial_messageable(row.channel_id).send(
+            content, view=view, allowed_mentions=ui.NO_MENTIONS)
+        await asyncio.to_thread(bot.store.set_table_message, row.id, message.id)
+    await say(interaction, note or "✅")
+
+
+async def create(interaction: discord.Interaction, edition: str, time_limit: int, turn_timeout: int) -> None:
+    bot = bot_of(interaction)
+    if interaction.guild_id is None or interaction.channel_id is None:
+        await refuse(interaction, "guild_only")
+        return
+    settings: dict[str, Any] = {"time_limit": max(0, time_limit), "turn_timeout": max(0, turn_timeout)}
+    seed = bot.config.seed if bot.config.seed is not None else random.SystemRandom().randrange(1, 2**31)
+    async with bot.sessions.lock_for(interaction.channel_id):
+        try:
+            gid = await asyncio.to_thread(bot.store.create_game, interaction.guild_id, interaction.channel_id,
+                                          interaction.user.id, edition, settings, seed)
+            await asyncio.to_thread(bot.store.add_seat, gid, interaction.user.id, player_name(interaction.user))
+            row = await asyncio.to_thread(bot.store.game, gid)
+        except ChannelBusy:
+            await refuse(interaction, "channel_busy")
+            return
+        content, view = views.lobby(row, bot.table_lang(interaction))
+        await interaction.response.send_message(content, view=view, allowed_mentions=ui.NO_MENTIONS)
+        message = await interaction.original_response()
+        await asyncio.to_thread(bot.store.set_table_message, gid, message.id)
+    log.info("game %d: lobby opened in channel %d (%s)", gid, interaction.channel_id, edition)
+
+
+async def join(interaction: discord.Interaction, gid: int | None = None) -> None:
+    bot = bot_of(interaction)
+    async with bot.sessions.lock_for(interaction.channel_id or 0):
+        row = await lobby_row(interaction, gid)
+        if row is None:
+            return
+        if row.seat_of(interaction.user.id) is not None:
+            await refuse(interaction, "already_seated")
+            return
+        try:
+            await asyncio.to_thread(bot.store.add_seat, row.id, interaction.user.id, player_name(interaction.user))
+        except StoreError as error:
+            await refuse(interaction, error.code if error.code in ("table_full", "already_seated") else "no_lobby")
+            return
+        row = await asyncio.to_thread(bot.store.game, row.id)
+        await show_lobby(interaction, row, t(lang_of(interaction), "lobby.joined"))
+
+
+async def leave(interaction: discord.Interaction, gid: int | None = None) -> None:
+    bot = bot_of(interaction)
+    async with bot.sessions.lock_for(interaction.channel_id or 0):
+        row = await lobby_row(interaction, gid)
+        if row is None:
+            return
+        if not await asyncio.to_thread(bot.store.remove_seat, row.id, interaction.user.id):
+            await refuse(interaction, "not_seated")
+            return
+        row = await asyncio.to_thread(bot.store.game, row.id)
+        if not any(s.user_id for s in row.seats):
+            # The last person left: nobody is left to start it, so the table closes.
+            await asyncio.to_thread(bot.store.set_status, row.id, "abandoned")
+            await close_lobby(interaction, row, t(bot.table_lang(interaction), "lobby.closed_empty"))
+            return
+        await show_lobby(interaction, row, t(lang_of(interaction), "lobby.left"))
+
+
+async def add_computer(interaction: discord.Interaction, level: str, gid: int | None = None) -> None:
+    bot = bot_of(interaction)
+    async with bot.sessions.lock_for(interaction.channel_id or 0):
+        row = await lobby_row(interaction, gid)
+        if row is None:
+            return
+        taken = {s.name for s in row.seats}
+        name = next((n for n in COMPUTER_NAMES if n not in taken), f"CPU {len(row.seats) + 1}")
+        try:
+            await asyncio.to_thread(bot.store.add_seat, row.id, None, name, level)
+        except StoreError as error:
+            await refuse(interaction, error.code if error.code == "table_full" else "no_lobby")
+            return
+        row = await asyncio.to_thread(bot.store.game, row.id)
+        await show_lobby(interaction, row, t(lang_of(interaction), "lobby.computer_added", name=name))
+
+
+async def kick(interaction: discord.Interaction, user: discord.abc.User) -> None:
+    bot = bot_of(interaction)
+    async with bot.sessions.lock_for(interaction.channel_id or 0):
+        row = await lobby_row(interaction)
+        if row is None:
+            return
+        if not may_manage(interaction, row):
+            await refuse(interaction, "not_host")
+            return
+        removed = await asyncio.to_thread(bot.store.remove_seat, row.id, user.id)
+        if not removed:
+            await refuse(interaction, "not_seated")
+            return
+        row = await asyncio.to_thread(bot.store.game, row.id)
+        await show_lobby(interaction, row, t(lang_of(interaction), "lobby.kicked", name=player_name(user)))
+
+
+async def kick_seat(interaction: discord.Interaction, name: str) -> bool:
+    """`/turista kick` also takes a computer player off, by its name."""
+    bot = bot_of(interaction)
+    row = await open_row(interaction)
+    if row is None or row.status != "lobby" or not may_manage(interaction, row):
+        return False
+    seat = next((s for s in row.seats if s.computer and s.name == name), None)
+    if seat is None:
+        return False
+    await asyncio.to_thread(bot.store.remove_seat_at, row.id, seat.seat)
+    return True
+
+
+async def start(interaction: discord.Interaction, gid: int | None = None) -> None:
+    bot = bot_of(interaction)
+    channel_id = interaction.channel_id or 0
+    async with bot.sessions.lock_for(channel_id):
+        row = await lobby_row(interaction, gid)
+        if row is None:
+            return
+        if not may_manage(interaction, row):
+            await refuse(interaction, "not_host")
+            return
+        if len(row.seats) < 2:
+            await refuse(interaction, "not_enough_players")
+            return
+        await interaction.response.defer()
+        names = [s.name for s in row.seats]
+        computers = [s.computer for s in row.seats]
+        try:
+            state, events = new_game(edition_of_row(row), names, row.seed, settings=engine_settings(row.settings),
+                                     computers=computers)
+        except IllegalAction as error:
+            await refuse(interaction, error.code, dict(error.params))
+            return
+        minutes = int(row.settings.get("time_limit", 0) or 0)
+        deadline = time.time() + minutes * bot.config.minute if minutes else None
+        await asyncio.to_thread(bot.store.start_game, row.id, state, events, deadline=deadline)
+        lang = bot.table_lang(interaction)
+        row = await asyncio.to_thread(bot.store.game, row.id)
+        await close_lobby(interaction, row, t(lang, "lobby.started"))
+        session = await bot.sessions.for_game(row.id)
+        assert session is not None
+        session.turn_events = list(events)
+        await session.post_table()
+    log.info("game %d: started with %d seats", row.id, len(names))
+    session.after_change()
+
+
+async def close_lobby(interaction: discord.Interaction, row: GameRow, note: str) -> None:
+    bot = bot_of(interaction)
+    content, _ = views.lobby(row, bot.table_lang(interaction), closed=note)
+    if interaction.message is not None and interaction.message.id == row.table_message_id \
+            and not interaction.response.is_done():
+        await interaction.response.edit_message(content=content, view=None, allowed_mentions=ui.NO_MENTIONS)
+        return
+    if row.table_message_id is not None:
+        with contextlib.suppress(discord.NotFound):
+            await bot.get_partial_messageable(row.channel_id).get_partial_message(row.table_message_id).edit(
+                content=content, view=None, allowed_mentions=ui.NO_MENTIONS)
+    if not interaction.response.is_done():
+        await say(interaction, note)
+
+
+async def end(interaction: discord.Interaction) -> None:
+    """`/turista end`: the host or a channel manager closes the lobby or stops the game."""
+    bot = bot_of(interaction)
+    lang = lang_of(interaction)
+    row = await open_row(interaction)
+    if row is None:
+        await refuse(interaction, "no_game")
+        return
+    if not may_manage(interaction, row):
+        await refuse(interaction, "not_host")
+        return
+    if row.status == "lobby":
+        async with bot.sessions.lock_for(row.channel_id):
+            await asyncio.to_thread(bot.store.set_status, row.id, "abandoned")
+            await close_lobby(interaction, row, t(bot.table_lang(interaction), "lobby.cancelled"))
+        if not interaction.response.is_done():
+            await say(interaction, t(lang, "lobby.cancelled"))
+        return
+    await interaction.response.defer()
+    session = await bot.sessions.for_game(row.id)
+    if session is not None:
+        await session.abandon()
+    await interaction.followup.send(t(bot.table_lang(interaction), "table.ended", who=player_name(interaction.user)),
+                                    allowed_mentions=ui.NO_MENTIONS)
+    log.info("game %d: ended by %d", row.id, interaction.user.id)
+
+
+# -- house rules -------------------------------------------------------------------------------------
+async def show_settings(interaction: discord.Interaction) -> None:
+    row = await open_row(interaction)
+    if row is None:
+        await refuse(interaction, "no_game")
+        return
+    lang = lang_of(interaction)
+    summary = "\n".join(views.settings_summary(row.settings, row.edition, lang))
+    if row.status != "lobby" or not may_manage(interaction, row):
+        await say(interaction, summary)
+        return
+    await say(interaction, t(lang, "settings.intro") + "\n" + summary, view=views.settings_view(row, lang))
+
+
+async def change_setting(interaction: discord.Interaction, gid: int, what: str, values: list[str]) -> None:
+    bot = bot_of(interaction)
+    lang = lang_of(interaction)
+    async with bot.sessions.lock_for(interaction.channel_id or 0):
+        row = await lobby_row(interaction, gid)
+        if row is None:
+            return
+        if not may_manage(interaction, row):
+            await refuse(interaction, "not_host")
+            return
+        settings = dict(row.settings)
+        try:
+            apply_choice(settings, what, values)
+        except ValueError:
+            await refuse(interaction, "bad_number")
+            return
+        await asyncio.to_thread(bot.store.update_settings, row.id, settings)
+        row = await asyncio.to_thread(bot.store.game, row.id)
+        summary = "\n".join(views.settings_summary(row.settings, row.edition, lang))
+        await interaction.response.edit_message(content=t(lang, "settings.intro") + "\n" + summary,
+                                                view=views.settings_view(row, lang))
+        await show_lobby(interaction, row, "")
+
+
+def apply_choice(settings: dict[str, Any], what: str, values: list[str]) -> None:
+    """Fold one select's choice into the settings dict (ValueError for anything not offered)."""
+    from engine import available
+
+    if what == "edition":
+        if len(values) != 1 or values[0] not in available():
+            raise ValueError(what)
+        settings["edition"] = values[0]
+        # Switches whose default comes from the edition follow the new edition again.
+        for key in ("double_rent_with_mortgaged", "trading_window", "club_loans"):
+            settings.pop(key, None)
+    elif what == "time_limit":
+        minutes = int(values[0])
+        if minutes not in views.TIME_LIMITS:
+            raise ValueError(what)
+        settings["time_limit"] = minutes
+    elif what == "turn_timeout":
+        seconds = int(values[0])
+        if seconds not in views.TURN_TIMEOUTS:
+            raise ValueError(what)
+        settings["turn_timeout"] = seconds
+    elif what == "rules":
+        chosen = set(values)
+        if not chosen <= set(views.TOGGLES):
+            raise ValueError(what)
+        for name in views.TOGGLES:
+            settings[name] = (2 if name in chosen else 0) if name == "deal_titles" else name in chosen
+    elif what == "ending":
+        if len(values) != 1 or values[0] not in views.ENDINGS:
+            raise ValueError(what)
+        ending = values[0]
+        settings["end_at_bankruptcy"] = 2 if ending == "bankruptcy2" else 0
+        settings["max_turns"] = int(ending[5:]) if ending.startswith("turns") else 0
+    else:
+        raise ValueError(what)
+
+
+def table_language(guild: discord.Guild | None, fallback: str | None) -> str:
+    if guild is not None:
+        return language_of(str(guild.preferred_locale))
+    return language_of(fallback)

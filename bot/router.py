@@ -1,0 +1,199 @@
+"""The one persistent handler of every button, select and modal of the bot.
+
+Components are routed by their custom_id alone (`bot.ids`), so a message posted by an earlier process
+works exactly like a new one. Unknown custom_ids are left alone.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot import ids, lobby, trades, ui, views
+from bot.i18n import lang_of, t
+from bot.play import bot_of, perform, seated
+from bot.replies import refuse, say
+from bot.session import Session
+from engine import Action
+
+log = logging.getLogger("turista.router")
+
+SIMPLE = {"roll", "buy", "decline", "end_turn", "pay_fine", "use_card", "bankrupt", "pass_bid",
+          "accept_trade", "reject_trade", "cancel_trade"}
+LOBBY = {"join", "leave", "addbot", "settings", "start", "set"}
+MAX_BID = 10**9
+
+
+def _values(interaction: discord.Interaction) -> list[str]:
+    data: Any = interaction.data or {}
+    return [str(v) for v in data.get("values", [])]
+
+
+def _modal_fields(interaction: discord.Interaction) -> dict[str, str]:
+    """Text inputs of a submitted modal by custom_id, whatever the layout (action rows or labels)."""
+    found: dict[str, str] = {}
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        for component in components:
+            if "custom_id" in component and "value" in component:
+                found[component["custom_id"]] = str(component["value"])
+            walk(component.get("components", []))
+            child = component.get("component")
+            if isinstance(child, dict):
+                walk([child])
+
+    data: Any = interaction.data or {}
+    walk(data.get("components", []))
+    return found
+
+
+async def handle(interaction: discord.Interaction) -> None:
+    """Entry point from `on_interaction` for components and modal submissions."""
+    data: Any = interaction.data or {}
+    cid = ids.parse(str(data.get("custom_id", "")))
+    if cid is None:
+        return
+    try:
+        await _route(interaction, cid)
+    except discord.HTTPException:
+        log.exception("answering %s failed", cid)
+
+
+async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None:
+    verb = cid.verb
+    if verb in LOBBY:
+        await _lobby(interaction, cid)
+        return
+    session = await bot_of(interaction).sessions.for_game(cid.game)
+    if session is None or session.channel_id != interaction.channel_id:
+        await refuse(interaction, "no_game")
+        return
+    version = cid.version
+    if verb in SIMPLE:
+        await perform(interaction, session, lambda s: Action(kind=verb, seat=s), version=version)
+    elif verb == "bid":
+        await _bid(interaction, session, cid.arg, version)
+    elif verb == "bid_custom":
+        await _ask_bid(interaction, session, version)
+    elif verb == "bid_set":
+        amount = _modal_fields(interaction).get("amount", "")
+        await _bid(interaction, session, amount, version)
+    elif verb == "menu":
+        await _menu(interaction, session, cid.arg, version)
+    elif verb == "pick":
+        await _pick(interaction, session, cid.arg, version)
+    elif verb == "status":
+        await _status(interaction, session)
+    elif verb == "trade":
+        await trades.start(interaction, session)
+    elif verb == "trade_with":
+        values = _values(interaction)
+        await trades.open_builder(interaction, session, int(values[0]) if values and values[0].isdigit() else -1)
+    elif verb in ("trade_give", "trade_take"):
+        await trades.choose_titles(interaction, session, _int(cid.arg), verb[6:], _values(interaction))
+    elif verb == "trade_money":
+        await trades.ask_money(interaction, session, _int(cid.arg))
+    elif verb == "trade_money_set":
+        await trades.set_money(interaction, session, _int(cid.arg), _modal_fields(interaction))
+    elif verb == "trade_send":
+        await trades.send(interaction, session, _int(cid.arg))
+    elif verb == "counter":
+        await trades.counter(interaction, session, version)
+    else:
+        await refuse(interaction, "outdated")
+
+
+def _int(raw: str) -> int:
+    return int(raw) if raw.isdigit() else -1
+
+
+async def _lobby(interaction: discord.Interaction, cid: ids.ComponentId) -> None:
+    if cid.verb == "join":
+        await lobby.join(interaction, cid.game)
+    elif cid.verb == "leave":
+        await lobby.leave(interaction, cid.game)
+    elif cid.verb == "addbot":
+        await lobby.add_computer(interaction, "normal", cid.game)
+    elif cid.verb == "start":
+        await lobby.start(interaction, cid.game)
+    elif cid.verb == "settings":
+        await lobby.show_settings(interaction)
+    elif cid.verb == "set":
+        await lobby.change_setting(interaction, cid.game, cid.arg, _values(interaction))
+
+
+async def _bid(interaction: discord.Interaction, session: Session, raw: str, version: int) -> None:
+    try:
+        amount = trades.parse_amount(raw)
+    except ValueError:
+        amount = -1
+    if amount <= 0 or amount > MAX_BID:
+        await refuse(interaction, "bad_number")
+        return
+    await perform(interaction, session, lambda s: Action(kind="bid", seat=s, amount=amount), version=version)
+
+
+async def _ask_bid(interaction: discord.Interaction, session: Session, version: int) -> None:
+    seat = await seated(interaction, session)
+    if seat is None:
+        return
+    st = session.state
+    if st is None or st.version != version or st.auction is None:
+        await refuse(interaction, "outdated")
+        return
+    lang = lang_of(interaction)
+    lowest = max(st.auction.bid + 1, st.auction.minimum)
+    modal = discord.ui.Modal(title=t(lang, "auction.modal_title")[:45],
+                             custom_id=ids.make(session.gid, version, "bid_set"), timeout=None)
+    modal.add_item(discord.ui.TextInput(label=t(lang, "auction.modal_label", minimum=views.cash(st, lowest))[:45],
+                                        custom_id="amount", placeholder=str(lowest), max_length=12))
+    modal.stop()
+    await interaction.response.send_modal(modal)
+
+
+async def _menu(interaction: discord.Interaction, session: Session, kind: str, version: int) -> None:
+    """Build… / Sell… / Mortgage… : the clicking person's titles where that is possible now."""
+    seat = await seated(interaction, session)
+    if seat is None or session.state is None:
+        return
+    lang = lang_of(interaction)
+    if kind not in views.MENU_KINDS:
+        await refuse(interaction, "outdated")
+        return
+    choice = views.menu_select(session.gid, session.state, seat, kind, lang)
+    if choice is None:
+        await say(interaction, t(lang, f"menu.none.{kind}"))
+        return
+    await say(interaction, t(lang, f"menu.{kind}"), view=ui.view(choice))
+
+
+async def _pick(interaction: discord.Interaction, session: Session, kind: str, version: int) -> None:
+    values = _values(interaction)
+    if kind not in views.MENU_KINDS or not values or not values[0].isdigit():
+        await refuse(interaction, "unknown_property")
+        return
+    square = int(values[0])
+    events = await perform(interaction, session, lambda s: Action(kind=kind, seat=s, square=square),
+                           version=version, edit_source=True)
+    if events is None or session.state is None:
+        return
+    seat = session.seat_of(interaction.user.id)
+    if seat is None:
+        return
+    # Keep the menu open on the new version, so building a whole block is a few clicks.
+    again = views.menu_select(session.gid, session.state, seat, kind, lang_of(interaction))
+    if again is not None:
+        message = await interaction.original_response()
+        await interaction.edit_original_response(content=message.content, view=ui.view(again))
+
+
+async def _status(interaction: discord.Interaction, session: Session) -> None:
+    from bot.info import seat_status
+
+    seat = session.seat_of(interaction.user.id)
+    if seat is None or session.state is None:
+        await refuse(interaction, "not_a_player")
+        return
+    await say(interaction, seat_status(session.state, seat, lang_of(interaction)))

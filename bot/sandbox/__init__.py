@@ -1,0 +1,57 @@
+"""`python -m bot sandbox`: a local table in the terminal.
+
+The real bot runs in its own process against the bundled fake Discord on 127.0.0.1; the terminal plays the
+users. What you type goes through the same slash commands, buttons, selects and modals as on a server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from engine import available
+
+NAMES = ("Ana", "Beto", "Carla", "Diego", "Elena", "Fer")
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot sandbox", description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2, help="people at the table (1-6), named Ana, Beto…")
+    parser.add_argument("--computers", type=int, default=0, help="computer seats added when a table opens")
+    parser.add_argument("--edition", default="turismundo", help=f"edition of /turista new: {', '.join(available())}")
+    parser.add_argument("--seed", type=int, default=None, help="seed of every new game, to replay a session")
+    parser.add_argument("--script", type=Path, default=None, help="read the inputs from this file")
+    parser.add_argument("--out", type=Path, default=Path("sandbox-out"), help="folder for pictures and the db")
+    parser.add_argument("--lang", choices=("es", "en"), default="es", help="the players' Discord language")
+    parser.add_argument("--pace", type=float, default=0.3, help="seconds a computer seat waits before moving")
+    parser.add_argument("--no-open", action="store_true", help="never open pictures in a viewer")
+    args = parser.parse_args(argv)
+    if not 1 <= args.players <= len(NAMES):
+        parser.error("--players must be between 1 and 6")
+    if args.computers < 0 or args.players + args.computers > 6:
+        parser.error("--computers must be 0 or more, and a table has at most 6 seats")
+    if args.edition not in available():
+        parser.error(f"unknown edition {args.edition!r}")
+    if args.script is not None and not args.script.is_file():
+        parser.error(f"no such script: {args.script}")
+    if args.pace < 0:
+        parser.error("--pace cannot be negative")
+    return args
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    from bot.sandbox.table import Sandbox
+
+    sandbox = Sandbox(args, names=list(NAMES[: args.players]))
+    try:
+        return asyncio.run(sandbox.run())
+    except KeyboardInterrupt:
+        print()
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,492 @@
+"""One session per channel: the game in memory, a lock that serialises its actions, and the messages.
+
+Every action, whoever sends it (a person, a computer seat, a timer), goes through `Session.act` under the
+lock: the engine applies it, the store records it in a worker thread, then the table is updated. Games in
+different channels have different sessions and never wait for each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import computer, images, ui, views
+from bot.i18n import t
+from bot.store import GameRow, SeatRow, StaleVersion
+from engine import SYSTEM, Action, IllegalAction, State, edition_of, refusal
+from engine import apply as engine_apply
+from engine.i18n import language_of
+from engine.narrate import describe
+
+if TYPE_CHECKING:
+    from bot.client import TuristaBot
+
+log = logging.getLogger("turista.game")
+MAX_COMPUTER_MOVES = 400  # a safety net: computers never keep a table busy forever
+
+
+class Session:
+    def __init__(self, bot: TuristaBot, row: GameRow) -> None:
+        self.bot = bot
+        self.row = row
+        self.gid = row.id
+        self.channel_id = row.channel_id
+        self.lock = bot.sessions.lock_for(row.channel_id)
+        self.state: State | None = row.state
+        self.turn_events: list[dict] = []
+        self.auction_message: int | None = None
+        self.trade_message: int | None = None
+        self.timers: dict[str, asyncio.Task[None]] = {}
+        self.driver: asyncio.Task[None] | None = None
+        self.warned: set[int] = set()  # versions at which the seat to act was already warned
+        self.closed = False
+        guild = bot.get_guild(row.guild_id)
+        self.lang = language_of(str(guild.preferred_locale)) if guild else "es"
+
+    # -- who is who ---------------------------------------------------------------------------------
+    @property
+    def seats(self) -> list[SeatRow]:
+        return self.row.seats
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.row.seat_of(user_id)
+
+    def user_of(self, seat: int) -> int | None:
+        return next((s.user_id for s in self.seats if s.seat == seat), None)
+
+    @property
+    def channel(self) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(self.channel_id, guild_id=self.row.guild_id)
+
+    # -- applying ------------------------------------------------------------------------------------
+    def check(self, action: Action, version: int | None = None) -> tuple[str, dict[str, Any]] | None:
+        """Why `action` cannot be applied now (error code and parameters), without changing anything."""
+        st = self.state
+        if st is None or self.closed:
+            return "no_game", {}
+        if version is not None and version != st.version:
+            return "outdated", {}
+        return refusal(st, edition_of(st), action)
+
+    async def act(self, action: Action, actor: int | None) -> list[dict]:
+        """Apply `action` (the lock must be held); raises IllegalAction, StaleVersion or StoreError."""
+        st = self.state
+        assert st is not None and self.lock.locked()
+        new_state, events = engine_apply(st, action)
+        await asyncio.to_thread(self.bot.store.apply, self.gid, st.version, actor, action, events, new_state)
+        self.state = new_state
+        for event in events:
+            log.info("game %d v%d %s: %s", self.gid, new_state.version, event["code"],
+                     describe(event, new_state, "en") or event)
+        await self.publish(events)
+        return events
+
+    async def run(self, action: Action, actor: int | None) -> tuple[str, dict[str, Any]] | list[dict]:
+        """Take the lock, re-check and apply: the refusal, or the events."""
+        async with self.lock:
+            why = self.check(action)
+            if why is not None:
+                return why
+            try:
+                events = await self.act(action, actor)
+            except IllegalAction as error:
+                return error.code, dict(error.params)
+            except StaleVersion:
+                await self.reload()
+                return "outdated", {}
+        self.after_change()
+        return events
+
+    async def reload(self) -> None:
+        self.row = await asyncio.to_thread(self.bot.store.game, self.gid)
+        self.state = self.row.state
+
+    def after_change(self) -> None:
+        """Computer seats and timers react to the new state (outside the lock)."""
+        if self.closed or self.state is None:
+            return
+        if self.state.phase == "over":
+            self.finish()
+            return
+        self.kick_computers()
+        self.arm_timers()
+
+    # -- the table message ---------------------------------------------------------------------------
+    async def publish(self, events: list[dict]) -> None:
+        st = self.state
+        assert st is not None
+        turns: list[list[dict]] = []
+        for event in events:
+            if event["code"] == "turn_started":
+                turns.append([event])
+            elif turns:
+                turns[-1].append(event)
+            else:
+                self.turn_events.append(event)
+        # The auction and trade messages first: once the table shows a version, everything does.
+        await self._auction_message(events)
+        await self._trade_message(events)
+        if turns:
+            await self._edit_table(live=False)
+            for finished in turns[:-1]:
+                content = views.table_content(st, self.seats, finished, self.lang, live=False)
+                await self.channel.send(content, allowed_mentions=ui.NO_MENTIONS)
+            self.turn_events = turns[-1]
+            await self.post_table()
+        else:
+            await self._edit_table(live=st.phase != "over")
+
+    def _mentions(self) -> discord.AllowedMentions:
+        """Only the person the game waits for is pinged; names typed by players never ping anyone."""
+        st = self.state
+        users = [self.user_of(s) for s in (st.seat_to_act() if st else [])]
+        return discord.AllowedMentions(everyone=False, roles=False,
+                                       users=[discord.Object(u) for u in users if u][:1])
+
+    async def post_table(self) -> None:
+        st = self.state
+        assert st is not None
+        content = views.table_content(st, self.seats, self.turn_events, self.lang, live=st.phase != "over")
+        view = views.table_view(self.gid, st, self.lang)
+        file = await images.board_file(st, self.lang)
+        kwargs: dict[str, Any] = {"file": file, "allowed_mentions": self._mentions()}
+        if view is not None:
+            kwargs["view"] = view
+        message = await self.channel.send(content, **kwargs)
+        self.row.table_message_id = message.id
+        await asyncio.to_thread(self.bot.store.set_table_message, self.gid, message.id)
+
+    async def _edit_table(self, *, live: bool) -> None:
+        st = self.state
+        if st is None or self.row.table_message_id is None:
+            return
+        content = views.table_content(st, self.seats, self.turn_events, self.lang, live=live)
+        view = views.table_view(self.gid, st, self.lang) if live else None
+        message = self.channel.get_partial_message(self.row.table_message_id)
+        kwargs: dict[str, Any] = {"content": content, "view": view, "allowed_mentions": ui.NO_MENTIONS}
+        if live or st.phase == "over":
+            kwargs["attachments"] = [await images.board_file(st, self.lang)]
+        try:
+            await message.edit(**kwargs)
+        except discord.NotFound:
+            # Someone deleted the table: put up a fresh one instead.
+            if live:
+                await self.post_table()
+
+    async def _auction_message(self, events: list[dict]) -> None:
+        st = self.state
+        assert st is not None
+        ended = [e for e in events if e["code"] in ("auction_won", "auction_unsold")]
+        quiet = self.bot.config.auction_quiet
+        if ended and self.auction_message is not None:
+            # The last result is this message's; a queued auction may already be open.
+            with contextlib.suppress(discord.NotFound):
+                await self.channel.get_partial_message(self.auction_message).edit(
+                    content=views.auction_content(st, self.lang, quiet, result=ended[:1]), view=None,
+                    allowed_mentions=ui.NO_MENTIONS)
+            self.auction_message = None
+        if st.auction is None:
+            return
+        content = views.auction_content(st, self.lang, quiet)
+        view = views.auction_view(self.gid, st, self.lang)
+        opened = any(e["code"] == "auction_opened" for e in events)
+        if self.auction_message is None or opened:
+            file = await images.deed_file(st.edition, st.auction.square, st, self.lang)
+            message = await self.channel.send(content, file=file, view=view, allowed_mentions=ui.NO_MENTIONS)
+            self.auction_message = message.id
+        else:
+            try:
+                await self.channel.get_partial_message(self.auction_message).edit(
+                    content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
+            except discord.NotFound:
+                self.auction_message = None
+                await self._auction_message([])
+
+    async def _trade_message(self, events: list[dict]) -> None:
+        st = self.state
+        assert st is not None
+        codes = {e["code"] for e in events}
+        if self.trade_message is not None and (codes & {"trade_done", "trade_rejected", "trade_cancelled"}
+                                               or st.trade is None):
+            outcome = [e for e in events if e["code"] in ("trade_done", "trade_rejected", "trade_cancelled")]
+            content = "\n".join(describe(e, st, self.lang) for e in outcome) or t(self.lang, "trade.closed")
+            with contextlib.suppress(discord.NotFound):
+                await self.channel.get_partial_message(self.trade_message).edit(
+                    content=content, view=None, allowed_mentions=ui.NO_MENTIONS)
+            self.trade_message = None
+        if st.trade is None:
+            return
+        content = views.trade_content(st, self.seats, self.lang)
+        view = views.trade_view(self.gid, st, self.lang)
+        target = self.user_of(st.trade.target)
+        mentions = discord.AllowedMentions(everyone=False, roles=False,
+                                           users=[discord.Object(target)] if target else False)
+        if self.trade_message is None or "trade_proposed" in codes:
+            message = await self.channel.send(content, view=view, allowed_mentions=mentions)
+            self.trade_message = message.id
+        else:
+            with contextlib.suppress(discord.NotFound):
+                await self.channel.get_partial_message(self.trade_message).edit(
+                    content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
+
+    async def refresh(self) -> None:
+        """Put the table (and an open auction or trade) up again, e.g. after a restart."""
+        async with self.lock:
+            if self.state is None or self.closed:
+                return
+            await self._edit_table(live=True)
+            if self.state.auction is not None and self.auction_message is None:
+                await self._auction_message([])
+            if self.state.trade is not None and self.trade_message is None:
+                await self._trade_message([])
+
+    # -- computer seats ------------------------------------------------------------------------------
+    def computer_move(self) -> Action | None:
+        st = self.state
+        if st is None or st.phase == "over":
+            return None
+        seats = [s for s in st.seat_to_act() if st.seats[s].computer]
+        if st.trade is not None and st.seats[st.trade.target].computer:
+            seats.insert(0, st.trade.target)
+        return self._choose_for(seats)
+
+    def _choose_for(self, seats: list[int]) -> Action | None:
+        st = self.state
+        assert st is not None
+        for seat in seats:
+            level = st.seats[seat].computer or "normal"
+            for pick in (computer.choose, computer.fallback):
+                try:
+                    action = pick(st, seat, level)
+                except Exception:  # a faulty computer player must not stop the table
+                    log.exception("game %d: computer player failed for seat %d", self.gid, seat)
+                    action = None
+                if action is not None and action.seat == seat and self.check(action) is None:
+                    return action
+        return None
+
+    def kick_computers(self) -> None:
+        idle = self.driver is None or self.driver.done()
+        if idle and self.computer_move() is not None:
+            self.driver = asyncio.create_task(self._drive(), name=f"turista-computers-{self.gid}")
+
+    async def _drive(self) -> None:
+        moves = 0
+        while not self.closed and moves < MAX_COMPUTER_MOVES:
+            await asyncio.sleep(self.bot.config.pace)
+            async with self.lock:
+                action = self.computer_move()
+                if action is None:
+                    break
+                try:
+                    await self.act(action, None)
+                except (IllegalAction, StaleVersion) as error:
+                    log.warning("game %d: computer move %s refused: %s", self.gid, action, error)
+                    await self.reload()
+                    break
+            moves += 1
+            if self.state is not None and self.state.phase == "over":
+                break
+        # No await from the last check to here: a person acting meanwhile cannot be missed.
+        self.driver = None
+        if moves >= MAX_COMPUTER_MOVES:
+            log.warning("game %d: computer players made %d moves in a row; pausing them", self.gid, moves)
+            self.arm_timers()
+        elif moves:
+            self.after_change()
+
+    # -- timers --------------------------------------------------------------------------------------
+    def arm(self, name: str, delay: float, callback: Callable[[], Awaitable[None]]) -> None:
+        self.disarm(name)
+
+        async def later() -> None:
+            await asyncio.sleep(max(0.0, delay))
+            self.timers.pop(name, None)
+            try:
+                await callback()
+            except Exception:
+                log.exception("game %d: timer %s failed", self.gid, name)
+
+        self.timers[name] = asyncio.create_task(later(), name=f"turista-{name}-{self.gid}")
+
+    def disarm(self, name: str) -> None:
+        task = self.timers.pop(name, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def arm_timers(self) -> None:
+        st = self.state
+        if st is None or self.closed:
+            return
+        scale = self.bot.config.time_scale
+        version = st.version
+        if st.auction is not None:
+            self.arm("auction", self.bot.config.auction_quiet * scale,
+                     lambda: self._system(Action(kind="close_auction"), version))
+        else:
+            self.disarm("auction")
+        timeout = float(self.row.settings.get("turn_timeout", 0) or 0) * scale
+        humans = [s for s in st.seat_to_act() if not st.seats[s].computer]
+        if timeout > 0 and humans:
+            self.arm("turn", timeout, lambda: self._turn_timeout(version))
+        else:
+            self.disarm("turn")
+        if self.row.deadline is not None and not st.ending and "clock" not in self.timers:
+            self.arm("clock", self.row.deadline - time.time(), self._time_up)
+
+    async def _system(self, action: Action, version: int) -> None:
+        async with self.lock:
+            if self.state is None or self.state.version != version or self.check(action) is not None:
+                return
+            await self.act(action, None)
+        self.after_change()
+
+    async def _time_up(self) -> None:
+        async with self.lock:
+            if self.state is None or self.closed or self.state.ending:
+                return
+            await self.act(Action(kind="time_up", seat=SYSTEM), None)
+            self.row.deadline = None
+            await asyncio.to_thread(self.bot.store.set_deadline, self.gid, None)
+            await self.channel.send(t(self.lang, "table.time_up"), allowed_mentions=ui.NO_MENTIONS)
+        self.after_change()
+
+    async def _turn_timeout(self, version: int) -> None:
+        """First a warning, then the computer plays for whoever lets the clock run out again."""
+        async with self.lock:
+            st = self.state
+            if st is None or st.version != version or self.closed:
+                return
+            humans = [s for s in st.seat_to_act() if not st.seats[s].computer]
+            if not humans:
+                return
+            if version not in self.warned:
+                self.warned.add(version)
+                users = [u for u in (self.user_of(s) for s in humans) if u]
+                await self.channel.send(
+                    t(self.lang, "table.timeout_warning", who=" ".join(f"<@{u}>" for u in users)),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
+                timeout = float(self.row.settings.get("turn_timeout", 0) or 0) * self.bot.config.time_scale
+                self.arm("turn", timeout, lambda: self._turn_timeout(version))
+                return
+            action = self._choose_for(humans)
+            if action is None:
+                return
+            await self.channel.send(t(self.lang, "table.played_for", seat=views.seat_label(st, action.seat)),
+                                    allowed_mentions=ui.NO_MENTIONS)
+            await self.act(action, None)
+        self.after_change()
+
+    # -- the end -------------------------------------------------------------------------------------
+    def finish(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        for name in list(self.timers):
+            self.disarm(name)
+        self.bot.sessions.forget(self)
+        st = self.state
+        if st is not None and st.phase == "over":
+            asyncio.create_task(self._announce_winner(st), name=f"turista-over-{self.gid}")
+
+    async def _announce_winner(self, st: State) -> None:
+        lines = [t(self.lang, "over.title", seat=views.seat_label(st, st.winner))]
+        for row in st.standings:
+            key = "over.row_out" if row.out else "over.row"
+            lines.append(t(self.lang, key, rank=row.rank, seat=views.seat_label(st, row.seat),
+                           worth=views.cash(st, row.net_worth), cash=views.cash(st, row.cash)))
+        winner = self.user_of(st.winner)
+        mentions = discord.AllowedMentions(users=[discord.Object(winner)] if winner else False)
+        try:
+            await self.channel.send(ui.fit(lines[1:], head=lines[0]), allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.exception("game %d: could not announce the winner", self.gid)
+
+    async def abandon(self) -> None:
+        """`/turista end`: the game stops where it is; its buttons go away."""
+        async with self.lock:
+            self.closed = True
+            for name in list(self.timers):
+                self.disarm(name)
+            await asyncio.to_thread(self.bot.store.set_status, self.gid, "abandoned")
+            for message_id in (self.row.table_message_id, self.auction_message, self.trade_message):
+                if message_id is not None:
+                    with contextlib.suppress(discord.HTTPException):
+                        await self.channel.get_partial_message(message_id).edit(view=None)
+        self.bot.sessions.forget(self)
+
+    def cancel_tasks(self) -> None:
+        for name in list(self.timers):
+            self.disarm(name)
+        if self.driver is not None:
+            self.driver.cancel()
+
+
+class Sessions:
+    """The open games this process serves, loaded from the store on first use."""
+
+    def __init__(self, bot: TuristaBot) -> None:
+        self.bot = bot
+        self.by_game: dict[int, Session] = {}
+        self.loading = asyncio.Lock()
+        self.locks: dict[int, asyncio.Lock] = {}
+
+    def lock_for(self, channel_id: int) -> asyncio.Lock:
+        """The one lock of a channel: its lobby and its game share it."""
+        return self.locks.setdefault(channel_id, asyncio.Lock())
+
+    async def for_game(self, gid: int) -> Session | None:
+        session = self.by_game.get(gid)
+        if session is not None:
+            return session
+        async with self.loading:
+            if gid in self.by_game:
+                return self.by_game[gid]
+            from bot.store import NoSuchGame
+
+            try:
+                row = await asyncio.to_thread(self.bot.store.game, gid)
+            except NoSuchGame:
+                return None
+            if row.status != "active":
+                return None
+            session = Session(self.bot, row)
+            self.by_game[gid] = session
+            return session
+
+    async def for_channel(self, channel_id: int) -> Session | None:
+        session = next((s for s in self.by_game.values() if s.channel_id == channel_id), None)
+        if session is not None:
+            return session
+        row = await asyncio.to_thread(self.bot.store.game_by_channel, channel_id)
+        if row is None or row.status != "active":
+            return None
+        return await self.for_game(row.id)
+
+    def forget(self, session: Session) -> None:
+        if self.by_game.get(session.gid) is session:
+            del self.by_game[session.gid]
+
+    async def resume_all(self) -> None:
+        """After a start: re-arm the timers of every open game and let computer seats carry on."""
+        resumed = []
+        async with self.loading:
+            rows = await asyncio.to_thread(self.bot.store.open_games)
+            for row in rows:
+                if row.status != "active" or row.state is None or row.id in self.by_game:
+                    continue  # a click may already have loaded it
+                session = Session(self.bot, row)
+                self.by_game[row.id] = session
+                resumed.append(session)
+        for session in resumed:
+            session.after_change()
+
+    def close(self) -> None:
+        for session in self.by_game.values():
+            session.cancel_tasks()

@@ -1,0 +1,24 @@
+"""Every game in one SQLite file (sqlite-utils): lobby, seats, the append-only action log, the latest
+snapshot and the results. No discord here, so engine-side tools can use it too. See docs/storage.md."""
+
+from bot.store.errors import ChannelBusy, NoSuchGame, StaleVersion, StoreError
+from bot.store.rows import GameRow, HistoryRow, LeaderRow, LogRow, ResultRow, SeatRow, engine_settings
+from bot.store.store import KEEP, Store, default_path, default_synchronous
+
+__all__ = [
+    "KEEP",
+    "ChannelBusy",
+    "GameRow",
+    "HistoryRow",
+    "LeaderRow",
+    "LogRow",
+    "NoSuchGame",
+    "ResultRow",
+    "SeatRow",
+    "StaleVersion",
+    "Store",
+    "StoreError",
+    "default_path",
+    "default_synchronous",
+    "engine_settings",
+]

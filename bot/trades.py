@@ -1,0 +1,254 @@
+"""The trade builder: titles on both sides with selects, cash and jail cards with a modal, then the offer.
+
+A draft lives in memory per game and person until it is proposed (it is private and cheap to redo); the
+offer itself is engine state, so Accept / Reject / Counter keep working after a restart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import discord
+
+from bot import ui, views
+from bot.i18n import lang_of, t
+from bot.play import perform, seated
+from bot.replies import refuse, say
+from bot.session import Session
+from engine import Action, Offer, Trade, edition_of
+from engine.board import titles_of
+from engine.legal import trade_refusal
+from engine.narrate import square_name
+
+BUILDER = 0  # builder components are personal drafts: they carry version 0 and never go stale
+MAX_NUMBER = 10**9
+
+
+@dataclass
+class Draft:
+    target: int
+    give: set[int] = field(default_factory=set)
+    take: set[int] = field(default_factory=set)
+    give_cash: int = 0
+    take_cash: int = 0
+    give_cards: int = 0
+    take_cards: int = 0
+
+    def trade(self, session: Session, proposer: int) -> Trade:
+        st = session.state
+        assert st is not None
+        return Trade(
+            proposer=proposer, target=self.target,
+            give=Offer(titles=tuple(sorted(self.give)), cash=self.give_cash,
+                       cards=tuple(st.seats[proposer].jail_cards[: self.give_cards])),
+            take=Offer(titles=tuple(sorted(self.take)), cash=self.take_cash,
+                       cards=tuple(st.seats[self.target].jail_cards[: self.take_cards])),
+        )
+
+
+DRAFTS: dict[tuple[int, int], Draft] = {}
+
+
+def partners(session: Session, seat: int) -> list[int]:
+    st = session.state
+    assert st is not None
+    return [s for s in range(len(st.seats)) if s != seat and not st.seats[s].out]
+
+
+def partner_view(session: Session, seat: int, lang: str) -> discord.ui.View:
+    st = session.state
+    assert st is not None
+    options = [ui.option(views.seat_label(st, s), s) for s in partners(session, seat)]
+    return ui.view(ui.select(session.gid, BUILDER, "trade_with", t(lang, "trade.pick_partner"), options))
+
+
+def builder(session: Session, seat: int, draft: Draft, lang: str) -> tuple[str, discord.ui.View]:
+    st = session.state
+    assert st is not None
+    g = session.gid
+    lines = [
+        t(lang, "trade.builder", target=views.seat_label(st, draft.target)),
+        t(lang, "trade.you_give", offer=views.offer_text(st, sorted(draft.give), draft.give_cash, draft.give_cards,
+                                                         lang)),
+        t(lang, "trade.you_get", offer=views.offer_text(st, sorted(draft.take), draft.take_cash, draft.take_cards,
+                                                        lang)),
+        t(lang, "trade.builder_hint"),
+    ]
+    items: list[discord.ui.Item] = []
+    for verb, owner, chosen, key in (("trade_give", seat, draft.give, "trade.pick_give"),
+                                     ("trade_take", draft.target, draft.take, "trade.pick_take")):
+        owned = titles_of(st, owner)
+        if owned:
+            options = [ui.option(square_name(st.edition, sq, lang) + (" (H)" if st.mortgaged[sq] else ""), sq,
+                                 default=sq in chosen) for sq in owned[:25]]
+            items.append(ui.select(g, BUILDER, verb, t(lang, key), options, arg=draft.target, min_values=0,
+                                   max_values=len(options), row=len(items)))
+    row = len(items)
+    items += [
+        ui.button(g, BUILDER, "trade_money", t(lang, "button.trade_money"), arg=draft.target, emoji="💰", row=row),
+        ui.button(g, BUILDER, "trade_send", t(lang, "button.trade_send"), arg=draft.target,
+                  style=discord.ButtonStyle.success, emoji="📨", row=row),
+    ]
+    return "\n".join(lines), ui.view(*items)
+
+
+async def open_builder(interaction: discord.Interaction, session: Session, target: int,
+                       draft: Draft | None = None) -> None:
+    seat = await seated(interaction, session)
+    if seat is None:
+        return
+    lang = lang_of(interaction)
+    if target == seat or target not in partners(session, seat):
+        await refuse(interaction, "cannot_trade_with")
+        return
+    draft = draft or Draft(target=target)
+    DRAFTS[(session.gid, interaction.user.id)] = draft
+    content, view = builder(session, seat, draft, lang)
+    if interaction.type == discord.InteractionType.component and interaction.message is not None \
+            and interaction.message.flags.ephemeral:
+        await interaction.response.edit_message(content=content, view=view)
+    else:
+        await say(interaction, content, view=view)
+
+
+async def start(interaction: discord.Interaction, session: Session, target_user: int | None = None) -> None:
+    """The Trade button or `/trade <user>`: pick a partner, or go straight to the builder."""
+    seat = await seated(interaction, session)
+    if seat is None:
+        return
+    lang = lang_of(interaction)
+    if target_user is None:
+        if not partners(session, seat):
+            await refuse(interaction, "cannot_trade_with")
+            return
+        await say(interaction, t(lang, "trade.pick_partner"), view=partner_view(session, seat, lang))
+        return
+    target = session.seat_of(target_user)
+    if target is None:
+        await refuse(interaction, "cannot_trade_with")
+        return
+    await open_builder(interaction, session, target)
+
+
+def current_draft(interaction: discord.Interaction, session: Session, target: int) -> Draft:
+    draft = DRAFTS.get((session.gid, interaction.user.id))
+    if draft is None or draft.target != target:
+        draft = Draft(target=target)
+        DRAFTS[(session.gid, interaction.user.id)] = draft
+    return draft
+
+
+async def choose_titles(interaction: discord.Interaction, session: Session, target: int, side: str,
+                        values: list[str]) -> None:
+    draft = current_draft(interaction, session, target)
+    chosen = {int(v) for v in values if v.isdigit()}
+    if side == "give":
+        draft.give = chosen
+    else:
+        draft.take = chosen
+    await open_builder(interaction, session, target, draft)
+
+
+def money_modal(session: Session, target: int, draft: Draft, lang: str) -> discord.ui.Modal:
+    modal = discord.ui.Modal(title=t(lang, "trade.modal_title")[:45], custom_id=_modal_id(session.gid, target),
+                             timeout=None)
+    for key, value in (("give_cash", draft.give_cash), ("take_cash", draft.take_cash),
+                       ("give_cards", draft.give_cards), ("take_cards", draft.take_cards)):
+        modal.add_item(discord.ui.TextInput(label=t(lang, f"trade.field.{key}")[:45], custom_id=key,
+                                            default=str(value), required=False, max_length=12))
+    modal.stop()
+    return modal
+
+
+def _modal_id(game: int, target: int) -> str:
+    from bot.ids import make
+
+    return make(game, BUILDER, "trade_money_set", target)
+
+
+async def ask_money(interaction: discord.Interaction, session: Session, target: int) -> None:
+    if await seated(interaction, session) is None:
+        return
+    draft = current_draft(interaction, session, target)
+    await interaction.response.send_modal(money_modal(session, target, draft, lang_of(interaction)))
+
+
+def parse_amount(raw: str) -> int:
+    """A whole, non-negative amount as people type it ("$1,500", "1500"); ValueError otherwise."""
+    cleaned = raw.strip().replace("$", "").replace(",", "").replace("_", "").replace(" ", "")
+    if cleaned == "":
+        return 0
+    if not cleaned.isdigit():
+        raise ValueError(raw)
+    value = int(cleaned)
+    if value > MAX_NUMBER:
+        raise ValueError(raw)
+    return value
+
+
+async def set_money(interaction: discord.Interaction, session: Session, target: int,
+                    fields: dict[str, str]) -> None:
+    seat = await seated(interaction, session)
+    if seat is None:
+        return
+    draft = current_draft(interaction, session, target)
+    try:
+        values = {key: parse_amount(fields.get(key, "0")) for key in ("give_cash", "take_cash", "give_cards",
+                                                                      "take_cards")}
+    except ValueError:
+        await refuse(interaction, "bad_number")
+        return
+    draft.give_cash, draft.take_cash = values["give_cash"], values["take_cash"]
+    draft.give_cards, draft.take_cards = values["give_cards"], values["take_cards"]
+    st = session.state
+    assert st is not None
+    if draft.give_cards > len(st.seats[seat].jail_cards) or draft.take_cards > len(st.seats[target].jail_cards):
+        draft.give_cards = draft.take_cards = 0
+        await refuse(interaction, "no_jail_card")
+        return
+    await open_builder(interaction, session, target, draft)
+
+
+async def send(interaction: discord.Interaction, session: Session, target: int) -> None:
+    """Propose the draft; a counter-offer first turns down the offer it answers."""
+    seat = await seated(interaction, session)
+    if seat is None:
+        return
+    draft = current_draft(interaction, session, target)
+    st = session.state
+    assert st is not None
+    trade = draft.trade(session, seat)
+    countering = st.trade is not None and st.trade.target == seat and st.trade.proposer == target
+    if countering:
+        why = trade_refusal(st, edition_of(st), trade)
+        if why is not None:
+            await refuse(interaction, why[0], why[1], st)
+            return
+        await interaction.response.defer()
+        result = await session.run(Action(kind="reject_trade", seat=seat), interaction.user.id)
+        if isinstance(result, tuple):
+            await refuse(interaction, result[0], result[1], session.state)
+            return
+    events = await perform(interaction, session, lambda s: Action(kind="propose_trade", seat=s, trade=trade),
+                           edit_source=True)
+    if events is not None:
+        DRAFTS.pop((session.gid, interaction.user.id), None)
+
+
+async def counter(interaction: discord.Interaction, session: Session, version: int) -> None:
+    """The receiver answers with an offer of their own, starting from the one on the table, swapped."""
+    seat = await seated(interaction, session)
+    if seat is None:
+        return
+    st = session.state
+    assert st is not None
+    if st.version != version:
+        await refuse(interaction, "outdated")
+        return
+    if st.trade is None or st.trade.target != seat:
+        await refuse(interaction, "not_your_trade")
+        return
+    tr = st.trade
+    draft = Draft(target=tr.proposer, give=set(tr.take.titles), take=set(tr.give.titles), give_cash=tr.take.cash,
+                  take_cash=tr.give.cash, give_cards=len(tr.take.cards), take_cards=len(tr.give.cards))
+    await open_builder(interaction, session, tr.proposer, draft)

@@ -1,0 +1,324 @@
+"""What each message says and which components it carries, computed from the game only.
+
+Every component's custom_id carries the game and the state version it was drawn for (see `bot.ids`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot import ui
+from bot.i18n import t
+from bot.store import GameRow, SeatRow, engine_settings
+from engine import Action, State, available, edition_of, legal_actions, load
+from engine.i18n import money, text
+from engine.narrate import account, square_name
+
+Style = discord.ButtonStyle
+MENU_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title")
+MAX_SEATS = 6
+LEVELS = ("easy", "normal", "hard")
+TIME_LIMITS = (0, 30, 45, 60, 90, 120, 180)  # minutes
+TURN_TIMEOUTS = (0, 60, 120, 300, 600)  # seconds
+TOGGLES = (
+    "auction_on_decline", "free_parking_pot", "double_rent_with_mortgaged", "trading_window", "club_loans",
+    "staggered_start", "auction_only", "no_rent_in_jail", "random_order", "deal_titles",
+)
+ENDINGS = ("last", "bankruptcy2", "turns30", "turns60", "turns100")
+
+
+def cash(state: State | str, amount: int) -> str:
+    edition = state if isinstance(state, str) else state.edition
+    return money(amount, load(edition).currency)
+
+
+def seat_label(state: State, seat: int) -> str:
+    person = state.seats[seat]
+    return f"🤖 {person.name}" if person.computer else person.name
+
+
+def mention(row_seats: list[SeatRow], seat: int) -> str:
+    user = next((s.user_id for s in row_seats if s.seat == seat), None)
+    return f"<@{user}>" if user else ""
+
+
+# -- the lobby ---------------------------------------------------------------------------------------
+def settings_summary(settings: dict[str, Any], edition: str, lang: str) -> list[str]:
+    s = engine_settings(settings)
+    edition = str(settings.get("edition") or edition)
+    ed = load(edition)
+    lines = [t(lang, "settings.edition", name=text(lang, f"edition.{edition}.name"))]
+    lines.append(
+        t(lang, "settings.time_limit", minutes=s.time_limit) if s.time_limit else t(lang, "settings.no_time_limit")
+    )
+    timeout = int(settings.get("turn_timeout", 0))
+    lines.append(t(lang, "settings.turn_timeout", seconds=timeout) if timeout else t(lang, "settings.no_turn_timeout"))
+    on = [t(lang, f"rule.{name}") for name in TOGGLES if toggle_value(settings, ed, name)]
+    lines.append(t(lang, "settings.rules", rules=", ".join(on) if on else t(lang, "settings.none")))
+    lines.append(t(lang, f"ending.{ending_of(settings)}"))
+    return lines
+
+
+def toggle_value(settings: dict[str, Any], ed: Any, name: str) -> bool:
+    if name == "deal_titles":
+        return bool(settings.get("deal_titles", 0))
+    value = settings.get(name)
+    if value is None:
+        defaults = {"double_rent_with_mortgaged": ed.rules.double_rent_with_mortgaged,
+                    "trading_window": ed.rules.trading_window, "club_loans": ed.rules.club_loans}
+        return bool(defaults.get(name, getattr(engine_settings({}), name)))
+    return bool(value)
+
+
+def ending_of(settings: dict[str, Any]) -> str:
+    if settings.get("end_at_bankruptcy"):
+        return "bankruptcy2"
+    turns = int(settings.get("max_turns", 0))
+    return f"turns{turns}" if f"turns{turns}" in ENDINGS else "last"
+
+
+def lobby(row: GameRow, lang: str, *, closed: str = "") -> tuple[str, discord.ui.View | None]:
+    edition = str(row.settings.get("edition") or row.edition)
+    head = t(lang, "lobby.title", edition=text(lang, f"edition.{edition}.name"))
+    players = [
+        f"{i + 1}. {'🤖 ' + s.name + ' (' + t(lang, 'level.' + s.computer) + ')' if s.computer else s.name}"
+        for i, s in enumerate(row.seats)
+    ]
+    lines = [head, t(lang, "lobby.host", host=f"<@{row.host_id}>"),
+             t(lang, "lobby.players", count=len(row.seats), max=MAX_SEATS)]
+    lines += players or [t(lang, "lobby.empty")]
+    lines += ["", *settings_summary(row.settings, row.edition, lang)]
+    if closed:
+        return "\n".join([*lines, "", closed]), None
+    lines += ["", t(lang, "lobby.hint")]
+    g = row.id
+    items = [
+        ui.button(g, 0, "join", t(lang, "button.join"), style=Style.success, emoji="🙋"),
+        ui.button(g, 0, "leave", t(lang, "button.leave"), emoji="🚪"),
+        ui.button(g, 0, "addbot", t(lang, "button.addbot"), emoji="🤖"),
+        ui.button(g, 0, "settings", t(lang, "button.settings"), emoji="⚙️"),
+        ui.button(g, 0, "start", t(lang, "button.start"), style=Style.primary, emoji="🎲",
+                  disabled=len(row.seats) < 2),
+    ]
+    return "\n".join(lines), ui.view(*items)
+
+
+def settings_view(row: GameRow, lang: str) -> discord.ui.View:
+    g, s = row.id, row.settings
+    edition = str(s.get("edition") or row.edition)
+    ed = load(edition)
+    editions = [ui.option(text(lang, f"edition.{e}.name"), e, default=e == edition) for e in available()]
+    limit = int(s.get("time_limit", 0))
+    limits = [ui.option(t(lang, "settings.time_limit", minutes=m) if m else t(lang, "settings.no_time_limit"), m,
+                        default=m == limit) for m in TIME_LIMITS]
+    timeout = int(s.get("turn_timeout", 0))
+    timeouts = [ui.option(t(lang, "settings.turn_timeout", seconds=x) if x else t(lang, "settings.no_turn_timeout"),
+                          x, default=x == timeout) for x in TURN_TIMEOUTS]
+    toggles = [ui.option(t(lang, f"rule.{n}"), n, description=t(lang, f"rule.help.{n}"),
+                         default=toggle_value(s, ed, n)) for n in TOGGLES]
+    endings = [ui.option(t(lang, f"ending.{e}"), e, default=e == ending_of(s)) for e in ENDINGS]
+    return ui.view(
+        ui.select(g, 0, "set", t(lang, "settings.pick_edition"), editions, arg="edition", row=0),
+        ui.select(g, 0, "set", t(lang, "settings.pick_time_limit"), limits, arg="time_limit", row=1),
+        ui.select(g, 0, "set", t(lang, "settings.pick_turn_timeout"), timeouts, arg="turn_timeout", row=2),
+        ui.select(g, 0, "set", t(lang, "settings.pick_rules"), toggles, arg="rules", min_values=0,
+                  max_values=len(toggles), row=3),
+        ui.select(g, 0, "set", t(lang, "settings.pick_ending"), endings, arg="ending", row=4),
+    )
+
+
+# -- the table ---------------------------------------------------------------------------------------
+def prompt(state: State, seats: list[SeatRow], lang: str) -> str:
+    """What the game waits for, addressed to whoever must decide."""
+    if state.phase == "over":
+        return t(lang, "table.over", seat=seat_label(state, state.winner))
+    if state.debts:
+        debt = state.debts[0]
+        creditor = text(lang, "event.party.bank") if debt.creditor < 0 else state.seats[debt.creditor].name
+        return t(lang, "table.debt", who=mention(seats, debt.debtor) or seat_label(state, debt.debtor),
+                 amount=cash(state, debt.amount), creditor=creditor, cash=cash(state, state.seats[debt.debtor].cash))
+    if state.auction is not None:
+        return t(lang, "table.auction", square=square_name(state.edition, state.auction.square, lang))
+    seat = state.current
+    who = mention(seats, seat) or seat_label(state, seat)
+    if state.phase == "buy":
+        pos = state.seats[seat].pos
+        return t(lang, "table.buy", who=who, square=square_name(state.edition, pos, lang),
+                 price=cash(state, edition_of(state).squares[pos].price), cash=cash(state, state.seats[seat].cash))
+    if state.phase == "customs":
+        return t(lang, "table.customs", who=who)
+    if state.phase == "end":
+        return t(lang, "table.end", who=who)
+    if state.seats[seat].jailed:
+        return t(lang, "table.jail", who=who, fine=cash(state, edition_of(state).economy.jail_fine))
+    return t(lang, "table.roll", who=who, cash=cash(state, state.seats[seat].cash))
+
+
+def turn_header(state: State, events: list[dict], lang: str) -> str:
+    started = next((e for e in events if e["code"] == "turn_started"), None)
+    seat = started["seat"] if started else state.current
+    turn = started["turn"] if started else state.turn
+    return t(lang, "table.header", turn=turn, seat=seat_label(state, seat))
+
+
+def table_content(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, live: bool) -> str:
+    lines = [f"• {line}" for line in account(events, state, lang) if line]
+    tail = prompt(state, seats, lang) if live else ""
+    return ui.fit(lines, head=turn_header(state, events, lang), tail=tail)
+
+
+def _legal_by_seat(state: State) -> dict[int, list[Action]]:
+    return {s: legal_actions(state, s) for s in range(len(state.seats)) if not state.seats[s].out}
+
+
+def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
+    if state.phase == "over":
+        return None
+    v = state.version
+    ed = edition_of(state)
+    legal = _legal_by_seat(state)
+    kinds_anyone = {a.kind for acts in legal.values() for a in acts}
+    first: list[discord.ui.Item] = []
+    if state.debts:
+        debtor = state.debts[0].debtor
+        mine = {a.kind for a in legal.get(debtor, [])}
+        for kind in ("sell", "mortgage", "sell_title"):
+            if kind in mine:
+                first.append(ui.button(game, v, "menu", t(lang, f"button.{kind}"), arg=kind, row=0))
+        if "propose_trade" in mine:
+            first.append(ui.button(game, v, "trade", t(lang, "button.trade"), emoji="🤝", row=0))
+        first.append(ui.button(game, v, "bankrupt", t(lang, "button.bankrupt"), style=Style.danger, emoji="💸",
+                               row=0))
+        return ui.view(*first, ui.button(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
+    if state.auction is None:
+        current = {a.kind for a in legal.get(state.current, [])}
+        seat = state.seats[state.current]
+        if "roll" in current:
+            label = t(lang, "button.customs_roll") if state.phase == "customs" else t(lang, "button.roll")
+            first.append(ui.button(game, v, "roll", label, style=Style.primary, emoji="🎲", row=0))
+        if state.phase == "buy":
+            price = ed.squares[seat.pos].price
+            first.append(ui.button(game, v, "buy", t(lang, "button.buy", price=cash(state, price)),
+                                   style=Style.success, emoji="🛒", row=0, disabled="buy" not in current))
+            label = "button.decline_auction" if state.settings.auction_on_decline else "button.decline"
+            first.append(ui.button(game, v, "decline", t(lang, label), emoji="🔨", row=0))
+        if "pay_fine" in current:
+            first.append(ui.button(game, v, "pay_fine", t(lang, "button.pay_fine",
+                                                          fine=cash(state, ed.economy.jail_fine)), emoji="💵", row=0))
+        if "use_card" in current:
+            first.append(ui.button(game, v, "use_card", t(lang, "button.use_card"), emoji="🎫", row=0))
+        if "end_turn" in current:
+            first.append(ui.button(game, v, "end_turn", t(lang, "button.end_turn"), style=Style.primary, emoji="✅",
+                                   row=0))
+    second: list[discord.ui.Item] = []
+    for kind in MENU_KINDS:
+        if kind in kinds_anyone:
+            second.append(ui.button(game, v, "menu", t(lang, f"button.{kind}"), arg=kind, row=1))
+    if "propose_trade" in kinds_anyone and len(second) < 5:
+        second.append(ui.button(game, v, "trade", t(lang, "button.trade"), emoji="🤝", row=1))
+    third = [ui.button(game, v, "status", t(lang, "button.status"), emoji="📋", row=2)]
+    return ui.view(*first, *second[:5], *third)
+
+
+def menu_select(game: int, state: State, seat: int, kind: str, lang: str) -> discord.ui.Select | None:
+    """The titles `seat` may act on with `kind` now, as a select (None when there are none)."""
+    options = []
+    for action in legal_actions(state, seat):
+        if action.kind != kind:
+            continue
+        options.append(ui.option(square_name(state.edition, action.square, lang), action.square,
+                                 description=menu_hint(state, kind, action.square, lang)))
+    if not options:
+        return None
+    return ui.select(game, state.version, "pick", t(lang, f"menu.{kind}"), options, arg=kind)
+
+
+def menu_hint(state: State, kind: str, square: int, lang: str) -> str:
+    from engine import board
+    from engine.legal import unmortgage_cost
+
+    ed = edition_of(state)
+    sq = ed.squares[square]
+    level = state.level[square]
+    if kind == "build":
+        return t(lang, "menu.hint.build", cost=cash(state, board.building_cost(sq, level + 1)), level=level)
+    if kind == "sell":
+        value = (sq.hotel_cost if level == 5 else sq.house_cost) // 2
+        return t(lang, "menu.hint.sell", value=cash(state, value), level=level)
+    if kind == "mortgage":
+        return t(lang, "menu.hint.mortgage", value=cash(state, sq.mortgage))
+    if kind == "unmortgage":
+        return t(lang, "menu.hint.unmortgage", cost=cash(state, unmortgage_cost(state, ed, square)))
+    return t(lang, "menu.hint.sell_title", value=cash(state, board.title_value(state, ed, square)))
+
+
+# -- auctions ----------------------------------------------------------------------------------------
+def auction_content(state: State, lang: str, quiet: float, result: list[dict] | None = None) -> str:
+    au = state.auction
+    if result is not None:
+        return "\n".join(account(result, state, lang)) or t(lang, "auction.closed")
+    assert au is not None
+    name = square_name(state.edition, au.square, lang)
+    ed = edition_of(state)
+    lines = [t(lang, f"auction.title.{au.item}", square=name)]
+    if au.item == "title":
+        lines.append(t(lang, "auction.list_price", price=cash(state, ed.squares[au.square].price)))
+    if au.bidder >= 0:
+        lines.append(t(lang, "auction.highest", amount=cash(state, au.bid), seat=seat_label(state, au.bidder)))
+    else:
+        lines.append(t(lang, "auction.no_bids", minimum=cash(state, max(au.minimum, 1))))
+    lines.append(t(lang, "auction.active", seats=", ".join(seat_label(state, s) for s in au.active)))
+    lines.append(t(lang, "auction.quiet", seconds=int(quiet)))
+    return "\n".join(lines)
+
+
+def auction_view(game: int, state: State, lang: str) -> discord.ui.View | None:
+    au = state.auction
+    if au is None:
+        return None
+    v = state.version
+    base = max(au.bid, au.minimum - 1)
+    items = [
+        ui.button(game, v, "bid", f"+{cash(state, step)}", arg=base + step, style=Style.primary)
+        for step in edition_of(state).economy.bid_steps
+    ]
+    items.append(ui.button(game, v, "bid_custom", t(lang, "button.bid_custom"), emoji="✏️"))
+    items.append(ui.button(game, v, "pass_bid", t(lang, "button.pass_bid"), style=Style.danger))
+    return ui.view(*items)
+
+
+# -- trades ------------------------------------------------------------------------------------------
+def offer_text(state: State, titles: tuple[int, ...] | list[int], amount: int, cards: int, lang: str) -> str:
+    parts = [square_name(state.edition, sq, lang) + (" (H)" if state.mortgaged[sq] else "") for sq in titles]
+    if amount:
+        parts.append(cash(state, amount))
+    if cards:
+        parts.append(t(lang, "trade.cards", count=cards))
+    return ", ".join(parts) or t(lang, "trade.nothing")
+
+
+def trade_content(state: State, seats: list[SeatRow], lang: str) -> str:
+    tr = state.trade
+    assert tr is not None
+    return "\n".join([
+        t(lang, "trade.title", proposer=seat_label(state, tr.proposer), target=seat_label(state, tr.target)),
+        t(lang, "trade.gives", seat=seat_label(state, tr.proposer),
+          offer=offer_text(state, tr.give.titles, tr.give.cash, len(tr.give.cards), lang)),
+        t(lang, "trade.asks", seat=seat_label(state, tr.proposer),
+          offer=offer_text(state, tr.take.titles, tr.take.cash, len(tr.take.cards), lang)),
+        t(lang, "trade.answer", who=mention(seats, tr.target) or seat_label(state, tr.target)),
+    ])
+
+
+def trade_view(game: int, state: State, lang: str) -> discord.ui.View | None:
+    if state.trade is None:
+        return None
+    v = state.version
+    return ui.view(
+        ui.button(game, v, "accept_trade", t(lang, "button.accept"), style=Style.success, emoji="✅"),
+        ui.button(game, v, "reject_trade", t(lang, "button.reject"), style=Style.danger, emoji="✖️"),
+        ui.button(game, v, "counter", t(lang, "button.counter"), emoji="🔁"),
+        ui.button(game, v, "cancel_trade", t(lang, "button.cancel_trade")),
+    )

@@ -1,0 +1,65 @@
+"""Pictures from the command line, from a sample game played by computer seats.
+
+python -m render board --edition turismundo --seed 3 --turns 60 --out board.png
+python -m render deed --edition turismundo --square 7 [--seed 3 --turns 60] --out deed.png
+python -m render summary --edition turismundo --seed 3 --turns 400 --out summary.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from engine import available, load
+from render.board import board
+from render.deed import deed
+from render.sample import final_state, play
+from render.summary import history_from_log, summary
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m render", description="Draw Turista pictures.")
+    sub = parser.add_subparsers(dest="picture", required=True)
+    for name, help_text in (
+        ("board", "the board after a sample game"),
+        ("deed", "a title deed (with its owner after --turns of a sample game)"),
+        ("summary", "the end-of-game picture of a sample game"),
+    ):
+        p = sub.add_parser(name, help=help_text)
+        p.add_argument("--edition", default="turismundo", choices=available())
+        p.add_argument("--seed", type=int, default=3)
+        p.add_argument("--turns", type=int, default=60 if name != "deed" else 0)
+        p.add_argument("--seats", type=int, default=4, choices=range(2, 7))
+        p.add_argument("--lang", default="es", choices=("es", "en"))
+        p.add_argument("--out", type=Path, required=True)
+        if name == "deed":
+            p.add_argument("--square", type=int, required=True)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.picture == "deed":
+        squares = len(load(args.edition).squares)
+        if not 0 <= args.square < squares:
+            print(f"--square must be between 0 and {squares - 1}", file=sys.stderr)
+            return 2
+        state = None
+        if args.turns:
+            first, steps = play(args.edition, args.seed, args.turns, args.seats)
+            state = final_state(first, steps)
+        png = deed(args.edition, args.square, state, args.lang)
+    else:
+        first, steps = play(args.edition, args.seed, args.turns, args.seats)
+        if args.picture == "board":
+            png = board(final_state(first, steps), args.lang)
+        else:
+            png = summary(history_from_log(first, steps), args.lang)
+    args.out.write_bytes(png)
+    print(f"{args.out}: {len(png):,} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

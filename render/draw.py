@@ -1,0 +1,259 @@
+"""Drawing primitives shared by the board, the deeds and the summary: fitted text, tokens, dice, buildings."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from render.fonts import drawable, font
+from render.style import INK, RGB, WHITE, text_on
+
+Box = tuple[float, float, float, float]
+
+
+def wrap(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str] | None:
+    """Greedy word wrap of `text` into lines no wider than `width`, or None if one word is too wide."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        if f.getlength(word) > width:
+            return None
+        candidate = f"{current} {word}" if current else word
+        if f.getlength(candidate) <= width:
+            current = candidate
+        else:
+            lines.append(current)
+            current = word
+    if current:
+        lines.append(current)
+    return lines
+
+
+def try_fit(
+    text: str,
+    width: int,
+    height: int,
+    sizes: range | tuple[int, ...],
+    weight: str = "bold",
+    spacing: float = 1.1,
+    max_lines: int = 99,
+) -> tuple[ImageFont.FreeTypeFont, list[str], int] | None:
+    """The largest of `sizes` at which `text` wraps into `width` x `height` in at most `max_lines` lines:
+    (font, lines, line height), or None."""
+    for size in sizes:
+        candidate = font(size, weight)
+        wrapped = wrap(text, candidate, width)
+        step = int(size * spacing)
+        if wrapped is not None and len(wrapped) <= max_lines and len(wrapped) * step <= height:
+            return candidate, wrapped, step
+    return None
+
+
+def fit(
+    text: str, width: int, height: int, sizes: range | tuple[int, ...], weight: str = "bold", spacing: float = 1.1
+) -> tuple[ImageFont.FreeTypeFont, list[str], int]:
+    """Like `try_fit`, falling back to the smallest size (lines may then overflow)."""
+    found = try_fit(text, width, height, sizes, weight, spacing)
+    if found is not None:
+        return found
+    f = font(sizes[-1], weight)
+    return f, wrap(text, f, width) or [text], int(sizes[-1] * spacing)
+
+
+def lines_centred(
+    draw: ImageDraw.ImageDraw,
+    cx: float,
+    top: float,
+    lines: list[str],
+    f: ImageFont.FreeTypeFont,
+    step: int,
+    fill: RGB,
+) -> float:
+    """Draw `lines` centred on `cx` from `top`; returns the y below the last line."""
+    y = top
+    for line in lines:
+        draw.text((cx, y), line, font=f, fill=fill, anchor="mt")
+        y += step
+    return y
+
+
+def ellipsize(text: str, f: ImageFont.FreeTypeFont, width: float) -> str:
+    """`text` cut with an ellipsis so that it fits `width`."""
+    text = drawable(text)
+    if f.getlength(text) <= width:
+        return text
+    while text and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+@lru_cache(maxsize=1024)
+def ellipsized(text: str, size: int, weight: str, width: int) -> str:
+    """`ellipsize` for a font given by size and weight, cached: names come back on every board."""
+    return ellipsize(text, font(size, weight), width)
+
+
+def initial(name: str, seat: int) -> str:
+    """The letter on a seat's token: the first drawable letter of its name, else its seat number."""
+    for ch in drawable(name):
+        if ch.isalnum():
+            return ch.upper()
+    return str(seat + 1)
+
+
+@lru_cache(maxsize=256)
+def token(colour: RGB, letter: str, diameter: int, ring: RGB | None = None) -> Image.Image:
+    """A round token with a letter, white rim and a soft shadow; `ring` adds an outer halo (whose turn it is).
+
+    Cached and never modified: callers paste it, which is safe from several threads."""
+    pad = 6 if ring else 3
+    size = diameter + 2 * pad
+    scale = 4  # drawn large then reduced: smooth edges without an anti-aliased ellipse primitive
+    big = Image.new("RGBA", (size * scale, size * scale), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    s = scale
+    if ring:
+        d.ellipse((0, 0, size * s - 1, size * s - 1), fill=(*ring, 255))
+    d.ellipse(((pad + 1) * s, (pad + 2) * s, (pad + diameter + 1) * s, (pad + diameter + 2) * s), fill=(0, 0, 0, 90))
+    d.ellipse((pad * s, pad * s, (pad + diameter) * s, (pad + diameter) * s), fill=(*WHITE, 255))
+    rim = max(2, diameter // 12) * s
+    d.ellipse(
+        (pad * s + rim, pad * s + rim, (pad + diameter) * s - rim, (pad + diameter) * s - rim), fill=(*colour, 255)
+    )
+    img = big.resize((size, size), Image.Resampling.LANCZOS)
+    dd = ImageDraw.Draw(img)
+    f = font(int(diameter * 0.55), "heavy")
+    dd.text((size / 2, size / 2 + 1), letter, font=f, fill=(*text_on(colour), 255), anchor="mm")
+    return img
+
+
+def paste_centred(canvas: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
+    canvas.paste(sprite, (int(cx - sprite.width / 2), int(cy - sprite.height / 2)), sprite)
+
+
+PIPS = {
+    1: ((0.5, 0.5),),
+    2: ((0.25, 0.25), (0.75, 0.75)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    6: ((0.25, 0.22), (0.75, 0.22), (0.25, 0.5), (0.75, 0.5), (0.25, 0.78), (0.75, 0.78)),
+}
+
+
+@lru_cache(maxsize=16)
+def die(value: int, size: int) -> Image.Image:
+    """A white die showing `value`, with a shadow (cached, never modified)."""
+    scale = 4
+    s = size * scale
+    pad = 4 * scale
+    big = Image.new("RGBA", (s + pad, s + pad), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    radius = s // 6
+    d.rounded_rectangle((pad, pad, s + pad - 1, s + pad - 1), radius, fill=(0, 0, 0, 80))
+    d.rounded_rectangle((0, 0, s - 1, s - 1), radius, fill=(*WHITE, 255), outline=(*INK, 255), width=scale * 2)
+    pip = s // 10
+    for px, py in PIPS[value]:
+        x, y = px * s, py * s
+        d.ellipse((x - pip, y - pip, x + pip, y + pip), fill=(*INK, 255))
+    return big.resize(((s + pad) // scale, (s + pad) // scale), Image.Resampling.LANCZOS)
+
+
+HOUSE = (38, 150, 70)
+HOUSE_ROOF = (20, 100, 45)
+HOTEL = (214, 40, 40)
+HOTEL_ROOF = (150, 20, 25)
+
+
+def house(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: int) -> None:
+    """A small restaurant / house: a green block with a darker roof line."""
+    h = size / 2
+    draw.rectangle((cx - h, cy - h, cx + h, cy + h), fill=HOUSE, outline=INK)
+    draw.rectangle((cx - h, cy - h, cx + h, cy - h + max(2, size // 4)), fill=HOUSE_ROOF)
+
+
+def hotel(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    draw.rectangle(box, fill=HOTEL, outline=INK, width=1)
+    roof = max(2, (min(x1 - x0, y1 - y0)) // 4)
+    draw.rectangle((x0, y0, x1, y0 + roof), fill=HOTEL_ROOF)
+
+
+def plane(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: RGB) -> None:
+    """A side view of a jet (airline squares), nose to the right."""
+    s = size / 2
+    body = [
+        (cx - s, cy - s * 0.12),
+        (cx + s * 0.75, cy - s * 0.12),
+        (cx + s, cy),
+        (cx + s * 0.75, cy + s * 0.12),
+        (cx - s, cy + s * 0.12),
+    ]
+    draw.polygon(body, fill=fill)
+    draw.polygon(
+        [(cx - s * 0.1, cy), (cx + s * 0.25, cy), (cx - s * 0.35, cy + s * 0.75), (cx - s * 0.55, cy + s * 0.75)],
+        fill=fill,
+    )
+    draw.polygon(
+        [(cx - s * 0.1, cy), (cx + s * 0.25, cy), (cx - s * 0.35, cy - s * 0.75), (cx - s * 0.55, cy - s * 0.75)],
+        fill=fill,
+    )
+    draw.polygon(
+        [(cx - s, cy), (cx - s * 0.7, cy), (cx - s * 0.95, cy - s * 0.45), (cx - s * 1.05, cy - s * 0.45)], fill=fill
+    )
+
+
+def building(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: RGB, window: RGB) -> None:
+    """A small office tower (embassy, consulate, utility squares)."""
+    w, h = size * 0.5, size
+    x0, y0 = cx - w / 2, cy - h / 2
+    draw.rectangle((x0, y0 + h * 0.12, x0 + w, y0 + h), fill=fill)
+    draw.rectangle((cx - w * 0.15, y0, cx + w * 0.15, y0 + h * 0.12), fill=fill)
+    rows, cols = 4, 3
+    for r in range(rows):
+        for c in range(cols):
+            wx = x0 + w * (0.14 + c * 0.27)
+            wy = y0 + h * (0.22 + r * 0.18)
+            draw.rectangle((wx, wy, wx + w * 0.16, wy + h * 0.09), fill=window)
+
+
+@lru_cache(maxsize=256)
+def chip_sprite(text: str, size: int, fill: RGB, ink: RGB) -> Image.Image:
+    """A rounded label as a sprite (cached, never modified)."""
+    f = font(size, "bold")
+    w, h = int(f.getlength(text)) + 16, size + 8
+    sprite = Image.new("RGBA", (w + 1, h + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(sprite)
+    d.rounded_rectangle((0, 0, w, h), h // 2, fill=fill)
+    d.text((8, h / 2), text, font=f, fill=ink, anchor="lm")
+    return sprite
+
+
+def chip(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill: RGB, ink: RGB) -> float:
+    """A rounded label at (x, y) top-left; returns its right edge."""
+    f = font(size, "bold")
+    w = f.getlength(text)
+    h = size + 8
+    draw.rounded_rectangle((x, y, x + w + 16, y + h), h // 2, fill=fill)
+    draw.text((x + 8, y + h / 2), text, font=f, fill=ink, anchor="lm")
+    return x + w + 16
+
+
+@lru_cache(maxsize=2048)
+def _text_mask(text: str, size: int, weight: str, anchor: str) -> tuple[Image.Image, int, int]:
+    """`text` rasterised once as an "L" mask, with its offset from the anchor point (cached, never modified)."""
+    f = font(size, weight)
+    x0, y0, x1, y1 = f.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+    ImageDraw.Draw(mask).text((-x0, -y0), text, font=f, fill=255, anchor=anchor)
+    return mask, x0, y0
+
+
+def text(
+    img: Image.Image, xy: tuple[float, float], string: str, size: int, weight: str, fill: RGB, anchor: str = "la"
+) -> None:
+    """Draw `string` like ImageDraw.text, from a cache of rasterised strings: names and labels come back on
+    every board, so each is drawn by FreeType once."""
+    mask, dx, dy = _text_mask(string, size, weight, anchor)
+    img.paste(fill, (int(round(xy[0])) + dx, int(round(xy[1])) + dy), mask)

@@ -1,0 +1,190 @@
+"""Sample games for pictures, golden tests and the benchmark: computer seats play a seeded game.
+
+The computer players of `engine.ai` drive the seats when that module is present; otherwise a small
+deterministic policy below picks from `engine.legal_actions`, good enough to buy, build, bid and go
+bankrupt the way a table of cautious players would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import engine
+from engine import SYSTEM, Action, Offer, State, Trade, legal_actions, load, new_game, refusal
+from engine.board import building_cost
+from engine.state import Auction, Debt
+
+Chooser = Callable[[State, int], Action | None]
+Step = tuple[Action, list[dict]]
+
+SAMPLE_NAMES = ["Ana", "Beto", "Carmen", "Diego", "Elena", "Fer"]
+# A cautious table keeps this share of the starting cash before buying or building.
+RESERVE_SHARE = 0.15
+# The fallback policy never raises a bid beyond this share of the printed price, so auctions end.
+MAX_BID_SHARE = 1.0
+
+
+def _engine_chooser() -> Chooser | None:
+    try:
+        from engine import ai
+    except ImportError:
+        return None
+    choose = getattr(ai, "choose", None)
+    if choose is None:
+        return None
+    return lambda st, seat: choose(st, seat, level="normal")
+
+
+def simple_choice(st: State, seat: int) -> Action:
+    """A deterministic, rule-abiding move for `seat` chosen from its legal actions."""
+    ed = load(st.edition)
+    actions = legal_actions(st, seat)
+    by_kind: dict[str, list[Action]] = {}
+    for a in actions:
+        by_kind.setdefault(a.kind, []).append(a)
+    cash = st.seats[seat].cash
+    reserve = int(ed.economy.start_cash * RESERVE_SHARE)
+
+    if st.debts and st.debts[0].debtor == seat:
+        for kind in ("sell", "mortgage"):
+            if kind in by_kind:
+                return by_kind[kind][0]
+        return Action(kind="bankrupt", seat=seat)
+    if st.auction is not None and seat in st.auction.active:
+        au = st.auction
+        ceiling = int(ed.squares[au.square].price * MAX_BID_SHARE) if au.item == "title" else reserve
+        bids = [a for a in by_kind.get("bid", []) if a.amount <= ceiling and cash - a.amount >= reserve]
+        return bids[0] if bids else Action(kind="pass_bid", seat=seat)
+    if "accept_trade" in by_kind and st.trade is not None:
+        return by_kind["accept_trade"][0] if _fair(st, st.trade) else by_kind["reject_trade"][0]
+    if st.phase == "buy" and "decline" in by_kind:
+        price = ed.squares[st.seats[seat].pos].price
+        return by_kind["buy"][0] if "buy" in by_kind and cash - price >= reserve else by_kind["decline"][0]
+    if "propose_trade" in by_kind and seat == st.current and st.phase in ("roll", "end"):
+        trade = _block_completing_trade(st, seat, reserve)
+        if trade is not None:
+            return Action(kind="propose_trade", seat=seat, trade=trade)
+    for a in by_kind.get("unmortgage", []):
+        if cash > 3 * reserve:
+            return a
+    for a in by_kind.get("build", []):
+        sq = ed.squares[a.square]
+        if cash - building_cost(sq, st.level[a.square] + 1) >= reserve:
+            return a
+    for kind in ("use_card", "roll", "end_turn"):
+        if kind in by_kind:
+            return by_kind[kind][0]
+    if "pay_fine" in by_kind:
+        return by_kind["pay_fine"][0]
+    raise RuntimeError(f"no move for seat {seat} in phase {st.phase}")
+
+
+def _block_completing_trade(st: State, seat: int, reserve: int) -> Trade | None:
+    """An offer of twice the price for the one title that would complete a block of `seat`."""
+    ed = load(st.edition)
+    for squares in ed.blocks.values():
+        missing = [j for j in squares if st.owner[j] != seat]
+        if len(missing) != 1 or st.owner[missing[0]] < 0 or st.level[missing[0]] or st.mortgaged[missing[0]]:
+            continue
+        square = missing[0]
+        offer = 2 * ed.squares[square].price
+        if st.seats[seat].cash - offer < reserve:
+            continue
+        trade = Trade(proposer=seat, target=st.owner[square], give=Offer(cash=offer), take=Offer(titles=(square,)))
+        if _fair(st, trade) and refusal(st, ed, Action(kind="propose_trade", seat=seat, trade=trade)) is None:
+            return trade
+    return None
+
+
+def _fair(st: State, trade: Trade) -> bool:
+    """The target accepts cash of at least twice the price for titles that complete none of its blocks."""
+    ed = load(st.edition)
+    price = sum(ed.squares[j].price for j in trade.take.titles)
+    if trade.give.cash - trade.take.cash < 2 * price or trade.give.titles or trade.take.cards:
+        return False
+    for j in trade.take.titles:
+        block = ed.squares[j].block
+        if block and sum(st.owner[k] == trade.target for k in ed.blocks[block]) > 1:
+            return False
+    return True
+
+
+def chooser() -> Chooser:
+    """The computer players' choice function: `engine.ai` when available, else `simple_choice`."""
+    return _engine_chooser() or simple_choice
+
+
+def play(
+    edition: str = "turismundo",
+    seed: int = 3,
+    turns: int = 60,
+    seats: int = 4,
+    choose: Chooser | None = None,
+) -> tuple[State, list[Step]]:
+    """Play a seeded game with computer seats until `turns` turns are done or the game ends.
+
+    Returns the first state (before any action) and every applied action with its events, the shape
+    `render.history_from_log` replays."""
+    pick = choose or chooser()
+    first, _ = new_game(edition, SAMPLE_NAMES[:seats], seed=seed, computers=["normal"] * seats)
+    st = engine.clone(first)
+    steps: list[Step] = []
+    # A generous cap: a turn rarely needs more than a few dozen decisions, but a policy must never spin.
+    for _ in range(turns * 200):
+        if st.phase == "over" or st.turn > turns:
+            break
+        waiting = st.seat_to_act()
+        if st.auction is not None and not st.debts:
+            # The highest bidder waits for the others; with nobody left to outbid, the auction closes.
+            waiting = [s for s in waiting if s != st.auction.bidder]
+        if st.trade is not None:
+            # An offer waits for its target's answer before play goes on.
+            waiting = [st.trade.target]
+        action = next((a for a in (pick(st, seat) for seat in waiting) if a is not None), None)
+        if action is None:
+            # Nobody has a move: a quiet auction closes; otherwise the fallback policy keeps the game going.
+            if st.auction is not None:
+                action = Action(kind="close_auction", seat=SYSTEM)
+            else:
+                action = simple_choice(st, waiting[0])
+        events = engine.apply_inplace(st, action)
+        steps.append((action, events))
+    return first, steps
+
+
+def final_state(first: State, steps: list[Step]) -> State:
+    st = engine.clone(first)
+    for action, _ in steps:
+        engine.apply_inplace(st, action)
+    return st
+
+
+def busy_state(edition: str) -> State:
+    """A made-up position with every mark a board can carry: six seats, every title owned, restaurants,
+    hotels, mortgages, a jailed seat, a bankrupt seat, an auction, a debt and dice."""
+    ed = load(edition)
+    st, _ = new_game(edition, SAMPLE_NAMES, seed=1, computers=["", "normal", "", "normal", "", ""])
+    titles = [sq.index for sq in ed.squares if sq.kind in ("country", "airline", "utility")]
+    for k, i in enumerate(titles):
+        st.owner[i] = k % 5
+    for k, block in enumerate(ed.blocks.values()):
+        for i in block:
+            st.owner[i] = k % 5
+            st.level[i] = (k % 6) if k % 3 else 0
+    for i in titles[1::7]:
+        if not st.level[i]:
+            st.mortgaged[i] = True
+    st.seats[5].out = True
+    st.seats[5].cash = 0
+    st.seats[2].jailed = True
+    st.seats[2].pos = ed.rules.jail_square
+    st.seats[2].jail_cards = [ed.decks[0].cards[0].id]
+    st.seats[3].club = True
+    for seat, pos in enumerate((0, 0, ed.rules.jail_square, 5, ed.rules.jail_square, 0)):
+        if seat != 2:
+            st.seats[seat].pos = pos
+    st.dice = [6, 5]
+    st.debts = [Debt(debtor=4, creditor=0, amount=ed.economy.start_cash // 10, reason="rent")]
+    st.auction = Auction(item="title", square=titles[0], active=[0, 1], bid=ed.squares[titles[0]].price, bidder=1)
+    st.pot = ed.economy.salary
+    return st

@@ -1,0 +1,154 @@
+"""The pictures: shape and size limits, purity, thread safety, every token visible, texts and the CLI."""
+
+from __future__ import annotations
+
+import io
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from engine import load, new_game, to_json
+from render import board, deed, history_from_log, summary
+from render.__main__ import main as cli
+from render.fonts import drawable
+from render.layout import cells
+from render.sample import final_state, play, simple_choice
+from render.style import seat_colour
+from render.summary import numbers, ranking
+
+EDITIONS = ("turismundo", "mundial", "monopolio")
+RENDER_DIR = Path(__file__).resolve().parent.parent / "render"
+
+
+def picture(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    assert img.format == "PNG"
+    return img.convert("RGB")
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple:
+    first, steps = play("turismundo", seed=5, turns=120, choose=simple_choice)
+    return first, steps, final_state(first, steps)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_board_is_wide_light_and_phone_sized(edition: str) -> None:
+    first, steps = play(edition, seed=3, turns=60, choose=simple_choice)
+    png = board(final_state(first, steps))
+    img = picture(png)
+    assert img.width >= 1200
+    assert img.width > img.height  # Discord's phone app crops square pictures
+    assert len(png) < 250_000
+
+
+def test_board_leaves_the_state_untouched(game: tuple) -> None:
+    st = game[2]
+    before = to_json(st)
+    board(st)
+    board(st, "en")
+    assert to_json(st) == before
+
+
+def test_board_is_the_same_from_several_threads(game: tuple) -> None:
+    first, steps, st = game
+    states = [st, final_state(first, steps[:200]), first]
+    expected = [board(s) for s in states]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        got = list(pool.map(lambda k: board(states[k % 3]), range(12)))
+    assert got == [expected[k % 3] for k in range(12)]
+
+
+def test_languages_differ(game: tuple) -> None:
+    st = game[2]
+    assert board(st, "es") != board(st, "en")
+    assert board(st, "xx") == board(st, "es")  # an unknown language reads Spanish
+    assert board(st, "en-US") == board(st, "en")  # Discord locales are understood
+
+
+def test_six_tokens_on_one_square_all_show() -> None:
+    st, _ = new_game("turismundo", ["Ana", "Beto", "Carmen", "Diego", "Elena", "Fer"], seed=1)
+    for s in st.seats:
+        s.pos = 11
+    img = picture(board(st))
+    cell = cells("turismundo")[11]
+    crop = img.crop(cell.box)
+    colours = {colour for _, colour in crop.getcolors(maxcolors=1 << 16) or []}
+    for seat in range(6):
+        target = seat_colour(seat)
+        assert any(sum(abs(a - b) for a, b in zip(c, target, strict=True)) < 30 for c in colours), seat
+
+
+def test_marks_change_the_square() -> None:
+    st, _ = new_game("turismundo", ["Ana", "Beto"], seed=1)
+    cell = cells("turismundo")[39]
+    plain = picture(board(st)).crop(cell.box)
+    st.owner[39] = 1
+    owned = picture(board(st)).crop(cell.box)
+    st.mortgaged[39] = True
+    mortgaged = picture(board(st)).crop(cell.box)
+    assert plain.tobytes() != owned.tobytes() != mortgaged.tobytes()
+
+
+def test_names_the_font_cannot_draw_are_cleaned() -> None:
+    assert drawable("Ana 🎲 María") == "Ana María"
+    assert drawable("Ñandú ÉÁ") == "Ñandú ÉÁ"
+    st, _ = new_game("turismundo", ["🎲🎲", "Un nombre larguísimo que no cabe en ningún panel"], seed=1)
+    assert picture(board(st)).width >= 1200
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_square_has_a_deed(edition: str) -> None:
+    for sq in load(edition).squares:
+        img = picture(deed(edition, sq.index))
+        assert img.width > img.height
+
+
+def test_deed_with_a_game(game: tuple) -> None:
+    st = game[2]
+    owned = next(i for i, o in enumerate(st.owner) if o >= 0)
+    assert deed("turismundo", owned, st) != deed("turismundo", owned)
+
+
+def test_deed_refuses_what_is_not_on_the_board(game: tuple) -> None:
+    with pytest.raises(ValueError):
+        deed("turismundo", 40)
+    with pytest.raises(ValueError):
+        deed("mundial", 1, game[2])
+
+
+def test_history_replays_the_log(game: tuple) -> None:
+    first, steps, st = game
+    history = history_from_log(first, steps)
+    assert to_json(history.final) == to_json(st)
+    assert len(history.turns) == len(history.worth)
+    assert history.worth[0] == tuple(s.cash for s in first.seats)
+    assert list(history.turns) == sorted(history.turns)
+    assert to_json(first) == to_json(play("turismundo", seed=5, turns=120, choose=simple_choice)[0])
+    rents = sum(ev["amount"] for _, evs in steps for ev in evs if ev["code"] == "transfer" and ev["reason"] == "rent")
+    assert sum(numbers(history).rent) == rents
+    assert sorted(seat for _, seat, _ in ranking(history)) == list(range(len(st.seats)))
+
+
+def test_summary_picture(game: tuple) -> None:
+    first, steps, _ = game
+    img = picture(summary(history_from_log(first, steps), "en"))
+    assert img.width > img.height
+
+
+def test_cli_writes_pictures(tmp_path: Path) -> None:
+    out = tmp_path / "board.png"
+    assert cli(["board", "--edition", "mundial", "--seed", "3", "--turns", "5", "--out", str(out)]) == 0
+    assert picture(out.read_bytes()).width >= 1200
+    out = tmp_path / "deed.png"
+    assert cli(["deed", "--edition", "turismundo", "--square", "7", "--out", str(out)]) == 0
+    assert picture(out.read_bytes()).width > 0
+
+
+def test_render_imports_the_engine_only() -> None:
+    for path in RENDER_DIR.glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(from|import)\s+(discord|bot)\b", source, re.M), path.name

@@ -1,0 +1,547 @@
+"""The game store: lobby, actions, stale writes, results and stats, migrations, errors, verify and export."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+import pytest
+from sqlite_utils import Database
+
+import engine
+from bot.store import ChannelBusy, NoSuchGame, ResultRow, StaleVersion, Store, StoreError
+from bot.store.__main__ import main as cli
+from bot.store.replay import verify_game
+from bot.store.schema import MIGRATION_NAMES, migrations
+from bot.store.synthetic import choose
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with Store(tmp_path / "t.db") as s:
+        yield s
+
+
+def seated_game(store: Store, channel: int = 10, guild: int = 1, players: int = 3, **settings: object) -> int:
+    gid = store.create_game(guild, channel, 100, "turismundo", {"lang": "es", **settings}, 7)
+    for i in range(players):
+        store.add_seat(gid, 100 + i, f"P{i}")
+    return gid
+
+
+def started_game(store: Store, channel: int = 10, **kw: object) -> tuple[int, engine.State]:
+    gid = seated_game(store, channel, **kw)
+    game = store.game(gid)
+    state, events = engine.new_game(game.edition, [s.name for s in game.seats], game.seed, game.engine_settings())
+    store.start_game(gid, state, events)
+    return gid, state
+
+
+def play(store: Store, gid: int, state: engine.State, count: int, rng: random.Random) -> engine.State:
+    for _ in range(count):
+        action = choose(state, rng)
+        if action is None:
+            break
+        new, events = engine.apply(state, action)
+        store.apply(gid, state.version, 100 + max(action.seat, 0), action, events, new)
+        state = new
+    return state
+
+
+# -- schema ---------------------------------------------------------------------------------------
+def test_new_file_is_created_migrated_and_in_wal_mode(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    with Store(path) as store:
+        assert store.schema_version() == MIGRATION_NAMES
+        assert store.db.journal_mode == "wal"
+        assert {"games", "seats", "actions", "results"} <= set(store.db.table_names())
+    with Store(path) as again:  # reopening migrates nothing twice
+        assert again.schema_version() == MIGRATION_NAMES
+
+
+def test_default_path_comes_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TURISTA_DB", str(tmp_path / "env.db"))
+    with Store() as store:
+        assert store.path == tmp_path / "env.db"
+    monkeypatch.delenv("TURISTA_DB")
+    monkeypatch.chdir(tmp_path)
+    with Store() as store:
+        assert store.path == Path("turista.db")
+    assert (tmp_path / "turista.db").is_file()
+
+
+def test_durability_level_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with Store(tmp_path / "a.db") as store:
+        assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    monkeypatch.setenv("TURISTA_DB_SYNC", "full")
+    with Store(tmp_path / "b.db") as store:
+        assert store.synchronous == "FULL" and store.db.execute("PRAGMA synchronous").fetchone()[0] == 2
+    with pytest.raises(ValueError):
+        Store(tmp_path / "c.db", synchronous="sometimes")
+
+
+def test_an_older_database_upgrades_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    old = Database(path)
+    migrations.apply(old, stop_before=MIGRATION_NAMES[1])
+    state, _ = engine.new_game("turismundo", ["Ana", "Beto"], seed=3, settings=engine.Settings(max_turns=2))
+    snapshot = engine.to_json(state).decode()
+    old.execute(
+        "INSERT INTO games (guild_id, channel_id, host_id, status, edition, settings, seed, version, snapshot,"
+        " initial, created_at, updated_at) VALUES (1, 5, 9, 'active', 'turismundo', '{\"max_turns\": 2}', 3, 0, ?, ?,"
+        " 0, 0)",
+        [snapshot, snapshot],
+    )
+    old.execute("INSERT INTO seats VALUES (1, 0, 9, 'Ana', ''), (1, 1, NULL, 'Beto', 'normal')")
+    old.execute("INSERT INTO actions VALUES (1, 0, NULL, NULL, '[]', 0)")
+    old.close()
+
+    with Store(path) as store:
+        assert store.schema_version() == MIGRATION_NAMES
+        game = store.game_by_channel(5)
+        assert game is not None and game.state == state and [s.name for s in game.seats] == ["Ana", "Beto"]
+        final = play(store, game.id, state, 500, random.Random(1))
+        assert final.phase == "over"
+        assert store.game(game.id).status == "finished"
+        assert [r.seat for r in store.history(1)[0].results] == [s.seat for s in final.standings]
+        assert verify_game(store, game.id).ok
+
+
+def test_a_database_from_a_newer_release_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    Store(path).close()
+    db = Database(path)
+    db["_sqlite_migrations"].insert({"migration_set": "turista", "name": "9999_future", "applied_at": "x"})
+    db.close()
+    with pytest.raises(StoreError) as err:
+        Store(path)
+    assert err.value.code == "db_too_new"
+
+
+def test_the_log_is_append_only(store: Store) -> None:
+    gid, _ = started_game(store)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        store.db.execute("UPDATE actions SET events = '[]' WHERE game_id = ?", [gid])
+
+
+# -- the lobby ------------------------------------------------------------------------------------
+def test_one_open_game_per_channel(store: Store) -> None:
+    gid = store.create_game(1, 10, 100, "turismundo", {}, 1)
+    with pytest.raises(ChannelBusy) as busy:
+        store.create_game(1, 10, 200, "mundial", {}, 2)
+    assert busy.value.game_id == gid and busy.value.code == "channel_busy"
+    other = store.create_game(1, 11, 200, "mundial", engine.Settings(max_turns=9), 2)  # another channel is free
+    assert store.game(other).settings == {"max_turns": 9}
+    with pytest.raises(StoreError) as unknown:
+        store.create_game(1, 12, 200, "nowhere", {}, 2)
+    assert unknown.value.code == "unknown_edition"
+    store.set_status(gid, "abandoned")
+    again = store.create_game(1, 10, 100, "turismundo", {}, 3)
+    assert again > other > gid
+    with pytest.raises(ChannelBusy):  # reviving the old game would open a second one
+        store.set_status(gid, "lobby")
+
+
+def test_the_database_itself_refuses_a_second_open_game(store: Store) -> None:
+    store.create_game(1, 10, 100, "turismundo", {}, 1)
+    with pytest.raises(sqlite3.IntegrityError):
+        store.db.execute(
+            "INSERT INTO games (guild_id, channel_id, host_id, status, edition, seed, created_at, updated_at)"
+            " VALUES (1, 10, 5, 'active', 'mundial', 1, 0, 0)"
+        )
+
+
+def test_seats_join_leave_and_close_up(store: Store) -> None:
+    gid = store.create_game(1, 10, 100, "turismundo", {}, 1)
+    store.add_seat(gid, 100, "Ana")
+    store.add_seat(gid, None, "Cpu", "normal")
+    store.add_seat(gid, 300, "Cata")
+    with pytest.raises(StoreError) as dup:
+        store.add_seat(gid, 100, "Ana again")
+    assert dup.value.code == "already_seated"
+    assert store.remove_seat(gid, 100) is True
+    assert store.remove_seat(gid, 100) is False
+    assert [(s.seat, s.user_id, s.computer) for s in store.seats(gid)] == [(0, None, "normal"), (1, 300, "")]
+    assert store.remove_seat_at(gid, 0) is True
+    assert [(s.seat, s.name) for s in store.seats(gid)] == [(0, "Cata")]
+    for i in range(5):
+        store.add_seat(gid, 400 + i, f"X{i}")
+    with pytest.raises(StoreError) as full:
+        store.add_seat(gid, 999, "Late")
+    assert full.value.code == "table_full"
+
+
+def test_settings_are_a_free_dict(store: Store) -> None:
+    gid = seated_game(store)
+    store.update_settings(gid, {"max_turns": 40, "auction_only": True, "turn_timeout": 90, "lang": "en"})
+    game = store.game(gid)
+    assert game.settings["turn_timeout"] == 90
+    assert game.engine_settings() == engine.Settings(max_turns=40, auction_only=True)
+
+
+def test_only_start_game_makes_a_game_active(store: Store) -> None:
+    gid = seated_game(store)
+    with pytest.raises(StoreError) as err:
+        store.set_status(gid, "active")
+    assert err.value.code == "game_not_started" and store.game(gid).status == "lobby"
+
+
+def test_seats_are_fixed_once_the_game_starts(store: Store) -> None:
+    gid, _ = started_game(store)
+    with pytest.raises(StoreError) as err:
+        store.add_seat(gid, 999, "Late")
+    assert err.value.code == "game_active"
+    seat = store.update_seat(gid, 1, user_id=None, computer="normal")  # a computer takes over
+    assert seat.computer == "normal" and seat.name == "P1" and seat.user_id is None
+
+
+def test_start_needs_the_seats_the_state_has(store: Store) -> None:
+    gid = seated_game(store, players=2)
+    state, _ = engine.new_game("turismundo", ["A", "B", "C"], seed=1)
+    with pytest.raises(StoreError) as err:
+        store.start_game(gid, state)
+    assert err.value.code == "seats_mismatch"
+    assert store.game(gid).status == "lobby"
+
+
+# -- playing --------------------------------------------------------------------------------------
+def test_actions_are_logged_and_the_snapshot_follows(store: Store) -> None:
+    gid, state = started_game(store)
+    assert store.game(gid).status == "active"
+    state = play(store, gid, state, 40, random.Random(5))
+    game = store.game(gid)
+    assert game.version == state.version == 40
+    assert game.state == state
+    rows = list(store.log(gid))
+    assert [r.seq for r in rows] == list(range(41))
+    assert rows[0].action is None and rows[0].decoded_events()[0]["code"] == "game_started"
+    assert rows[1].decoded_action() is not None
+    assert verify_game(store, gid).ok
+
+
+def test_a_stale_write_is_refused_and_changes_nothing(store: Store) -> None:
+    gid, state = started_game(store)
+    action = choose(state, random.Random(1))
+    assert action is not None
+    new, events = engine.apply(state, action)
+    store.apply(gid, state.version, 100, action, events, new)
+    before = store.game(gid)
+    with pytest.raises(StaleVersion) as stale:
+        store.apply(gid, state.version, 101, action, events, new)
+    assert (stale.value.expected, stale.value.actual, stale.value.code) == (0, 1, "stale_version")
+    after = store.game(gid)
+    assert after.snapshot == before.snapshot and after.version == 1
+    assert len(list(store.log(gid))) == 2
+
+
+def test_apply_refuses_a_state_that_is_not_the_next_version(store: Store) -> None:
+    gid, state = started_game(store)
+    with pytest.raises(ValueError):
+        store.apply(gid, 0, 100, engine.Action(kind="roll", seat=0), [], state)
+
+
+def test_apply_needs_an_active_game(store: Store) -> None:
+    gid = seated_game(store)
+    state, _ = engine.new_game("turismundo", ["A", "B", "C"], seed=1)
+    new, events = engine.apply(state, engine.Action(kind="roll", seat=state.current))
+    with pytest.raises(StoreError) as err:
+        store.apply(gid, 0, 100, engine.Action(kind="roll", seat=state.current), events, new)
+    assert err.value.code == "game_lobby"
+    with pytest.raises(NoSuchGame):
+        store.apply(999, 0, 100, engine.Action(kind="roll", seat=state.current), events, new)
+
+
+def test_deadline_and_table_message(store: Store) -> None:
+    gid, state = started_game(store)
+    store.set_table_message(gid, 123456789012345678)
+    store.set_deadline(gid, 1_800_000_000.5)
+    game = store.game(gid)
+    assert (game.table_message_id, game.deadline) == (123456789012345678, 1_800_000_000.5)
+    action = choose(state, random.Random(1))
+    assert action is not None
+    new, events = engine.apply(state, action)
+    store.apply(gid, 0, 100, action, events, new, deadline=None)  # re-armed in the same transaction
+    assert store.game(gid).deadline is None
+    with pytest.raises(NoSuchGame):
+        store.set_deadline(999, None)
+
+
+def test_open_games_reload_with_seats_and_state(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    states = {}
+    with Store(path) as store:
+        for channel in range(5):
+            gid, state = started_game(store, channel)
+            states[gid] = play(store, gid, state, 10 + channel, random.Random(channel))
+        lobby = seated_game(store, 99)
+        store.set_status(next(iter(states)), "abandoned")
+    with Store(path) as store:
+        games = store.open_games()
+        assert [g.id for g in games] == sorted(states)[1:] + [lobby]
+        for g in games[:-1]:
+            assert g.state == states[g.id] and g.version == states[g.id].version
+            assert [s.user_id for s in g.seats] == [100, 101, 102]
+        assert games[-1].state is None and games[-1].status == "lobby"
+        assert store.game_by_channel(0) is None
+        assert store.game_by_channel(99).id == lobby
+
+
+# -- results and stats ----------------------------------------------------------------------------
+def test_the_final_action_records_results(store: Store) -> None:
+    gid, state = started_game(store, max_turns=30)
+    final = play(store, gid, state, 2000, random.Random(2))
+    assert final.phase == "over"
+    game = store.game(gid)
+    assert game.status == "finished" and game.finished_at is not None and game.deadline is None
+    assert store.game_by_channel(10) is None  # the channel is free again
+    results = store.history(1)[0].results
+    assert [r.rank for r in results] == [1, 2, 3]
+    assert results[0].seat == final.winner
+    rent = {s: 0 for s in range(3)}
+    for row in store.log(gid):
+        for ev in row.decoded_events():
+            if ev["code"] == "transfer" and ev["reason"] == "rent" and ev["to"] >= 0:
+                rent[ev["to"]] += ev["amount"]
+    assert {r.seat: r.rent_collected for r in results} == rent
+    assert {r.seat: r.titles for r in results} == {s: final.owner.count(s) for s in range(3)}
+    assert {r.seat: r.user_id for r in results} == {0: 100, 1: 101, 2: 102}
+
+
+def test_finish_game_takes_the_bots_results(store: Store) -> None:
+    gid, _ = started_game(store)
+    given = [
+        {"seat": 1, "rank": 1, "net_worth": 900, "rent_collected": 50, "titles": 4},
+        ResultRow(seat=0, rank=2, net_worth=500, rent_collected=10, titles=2),
+        {"seat": 2, "rank": 3, "net_worth": 0, "rent_collected": 0, "titles": 0, "out": True},
+    ]
+    rows = store.finish_game(gid, given, now=50.0)
+    assert [(r.seat, r.name, r.user_id) for r in rows] == [(1, "P1", 101), (0, "P0", 100), (2, "P2", 102)]
+    store.finish_game(gid, given[:2], now=60.0)  # again: replaces, keeps the first finishing time
+    history = store.history(1)
+    assert len(history[0].results) == 2 and history[0].finished_at == 50.0
+
+
+def test_finish_without_results_needs_a_game_that_is_over(store: Store) -> None:
+    gid, _ = started_game(store)
+    with pytest.raises(StoreError) as err:
+        store.finish_game(gid)
+    assert err.value.code == "game_not_over"
+    assert store.game(gid).status == "active"
+
+
+def test_history_and_leaderboard(store: Store) -> None:
+    # Three finished games in guild 1, one in guild 2, one abandoned: wins decide, then games, then rank.
+    outcomes = [(1, [100, 101, 102]), (1, [101, 100, 102]), (1, [100, 102, 101]), (2, [102, 100, 101])]
+    for i, (guild, order) in enumerate(outcomes):
+        gid, _ = started_game(store, 20 + i, guild=guild)
+        ranks = {user: rank for rank, user in enumerate(order, 1)}
+        store.finish_game(
+            gid,
+            [
+                {"seat": s, "rank": ranks[100 + s], "net_worth": 1000 * (4 - ranks[100 + s]), "rent_collected": s}
+                for s in range(3)
+            ],
+            now=100.0 + i,
+        )
+    gone = seated_game(store, 30)
+    store.set_status(gone, "abandoned", now=200.0)
+
+    history = store.history(1)
+    assert [h.status for h in history] == ["abandoned", "finished", "finished", "finished"]
+    assert history[0].results == [] and [p.name for p in history[0].players] == ["P0", "P1", "P2"]
+    assert history[1].winner is not None and history[1].winner.user_id == 100
+    assert history[1].turns == 1
+    assert len(store.history(1, limit=2)) == 2
+
+    board = store.leaderboard(1)
+    assert [(r.user_id, r.games, r.wins) for r in board] == [(100, 3, 2), (101, 3, 1), (102, 3, 0)]
+    assert board[0].average_rank == pytest.approx(4 / 3) and board[0].best_net_worth == 3000
+    assert board[2].rent_collected == 6
+    assert [r.user_id for r in store.leaderboard(2)] == [102, 100, 101]
+    assert store.player_stats(1, 101).wins == 1
+    assert store.player_stats(1, 555) is None
+
+
+# -- errors ---------------------------------------------------------------------------------------
+def test_disk_full_leaves_the_game_as_it_was_and_the_store_serving(store: Store) -> None:
+    gid, state = started_game(store)
+    other, other_state = started_game(store, 11)
+    pages = store.db.execute("PRAGMA page_count").fetchone()[0]
+    store.db.execute(f"PRAGMA max_page_count = {pages + 2}")
+    rng = random.Random(4)
+    with pytest.raises(StoreError) as full:
+        for _ in range(5000):
+            action = choose(state, rng)
+            assert action is not None
+            new, events = engine.apply(state, action)
+            store.apply(gid, state.version, 100, action, events, new)
+            state = new
+    assert full.value.code == "db_full"
+    game = store.game(gid)
+    assert game.version == state.version and game.state == state  # the refused action left no trace
+    assert max(r.seq for r in store.log(gid)) == state.version
+    assert store.game(other).state == other_state  # reads go on
+    store.db.execute("PRAGMA max_page_count = 1073741823")
+    play(store, gid, state, 5, rng)
+    play(store, other, other_state, 5, rng)
+    assert verify_game(store, gid).ok and verify_game(store, other).ok
+
+
+def test_a_lock_held_beyond_the_timeout_is_db_locked(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    with Store(path, timeout=0.1) as store:
+        gid, state = started_game(store)
+        other, _ = started_game(store, 11)
+        blocker = sqlite3.connect(path, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")
+        action = choose(state, random.Random(1))
+        assert action is not None
+        new, events = engine.apply(state, action)
+        started = time.perf_counter()
+        with pytest.raises(StoreError) as locked:
+            store.apply(gid, 0, 100, action, events, new)
+        assert locked.value.code == "db_locked"
+        assert time.perf_counter() - started < 2
+        assert store.game_by_channel(11).id == other  # other channels can still be read
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        assert store.game(gid).version == 0
+        store.apply(gid, 0, 100, action, events, new)
+        assert verify_game(store, gid).ok
+
+
+def test_a_file_that_is_not_a_database_is_db_corrupt(tmp_path: Path) -> None:
+    path = tmp_path / "junk.db"
+    path.write_bytes(b"this is not sqlite at all" * 200)
+    with pytest.raises(StoreError) as err:
+        Store(path)
+    assert err.value.code == "db_corrupt"
+    assert cli(["verify", "--db", str(path)]) == 2
+
+
+def test_damaged_pages_are_db_corrupt_and_verify_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    with Store(path) as store:
+        for channel in range(4):
+            gid, state = started_game(store, channel)
+            play(store, gid, state, 60, random.Random(channel))
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(path.read_bytes())
+    page = 4096
+    for offset in range(2 * page, len(data) - page, 3 * page):  # leave the header page alone
+        data[offset : offset + page] = random.Random(offset).randbytes(page)
+    path.write_bytes(bytes(data))
+    try:
+        with Store(path) as store:
+            damaged = store.integrity() != ["ok"] or not all(verify_game(store, g).ok for g in store.game_ids())
+    except StoreError as err:
+        assert err.code == "db_corrupt"
+        damaged = True
+    assert damaged
+    assert cli(["verify", "--db", str(path)]) != 0
+
+
+def test_sqlite_errors_become_codes() -> None:
+    from bot.store.errors import translate
+
+    busy = sqlite3.OperationalError("database is locked")
+    busy.sqlite_errorcode = 5  # type: ignore[attr-defined]
+    assert translate(busy).code == "db_locked"
+    assert translate(sqlite3.OperationalError("odd")).code == "db_error"
+
+
+# -- threads ----------------------------------------------------------------------------------------
+def test_one_store_is_safe_from_worker_threads(store: Store) -> None:
+    games = [started_game(store, channel) for channel in range(4)]
+    errors: list[BaseException] = []
+
+    def worker(gid: int, state: engine.State, seed: int) -> None:
+        try:
+            play(store, gid, state, 60, random.Random(seed))
+            store.open_games()
+        except BaseException as exc:  # the assertion below reports it
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(gid, st, i)) for i, (gid, st) in enumerate(games)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert all(verify_game(store, gid).ok for gid, _ in games)
+
+
+# -- verify and export ----------------------------------------------------------------------------
+def test_verify_finds_a_snapshot_the_log_does_not_explain(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    path = tmp_path / "t.db"
+    with Store(path) as store:
+        gid, state = started_game(store)
+        state = play(store, gid, state, 30, random.Random(3))
+        good, good_state = started_game(store, 11)
+        play(store, good, good_state, 30, random.Random(4))
+        assert cli(["verify", "--db", str(path)]) == 0
+        capsys.readouterr()
+        state.seats[0].cash += 1  # a snapshot written behind the log's back
+        store.db.execute("UPDATE games SET snapshot = ? WHERE id = ?", [engine.to_json(state).decode(), gid])
+        assert cli(["--db", str(path), "verify"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith("sound")
+    assert "MISMATCH" in out[1] and f"game {gid}" in out[1] and out[2].endswith(": ok")
+    assert out[-1] == "2 games verified: 1 ok, 1 mismatched"
+
+
+def test_verify_finds_a_log_row_that_was_tampered_with(store: Store) -> None:
+    gid, state = started_game(store)
+    play(store, gid, state, 30, random.Random(3))
+    store.db.execute("DROP TRIGGER actions_append_only")
+    store.db.execute("UPDATE actions SET events = '[]' WHERE game_id = ? AND seq = 5", [gid])
+    verdict = verify_game(store, gid)
+    assert not verdict.ok and "seq 5" in verdict.problem
+
+
+def test_export_replays_from_the_lines_alone(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    with Store(path) as store:
+        gid, state = started_game(store)
+        final = play(store, gid, state, 50, random.Random(6))
+    out = subprocess.run(
+        [sys.executable, "-m", "bot.store", "export", str(gid), "--db", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout
+    lines = [json.loads(line) for line in out.splitlines()]
+    head, rows = lines[0], lines[1:]
+    assert head["record"] == "game" and head["edition"] == "turismundo" and len(head["seats"]) == 3
+    replay = msgspec.convert(head["initial"], engine.State)
+    for row in rows[1:]:
+        replay, _ = engine.apply(replay, msgspec.convert(row["action"], engine.Action))
+    assert replay == final and [r["seq"] for r in rows] == list(range(51))
+
+
+def test_backup_is_a_complete_database(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    with Store(path) as store:
+        gid, state = started_game(store)
+        final = play(store, gid, state, 25, random.Random(8))
+        assert cli(["backup", str(tmp_path / "copy.db"), "--db", str(path)]) == 0
+    with Store(tmp_path / "copy.db", create=False) as copy:
+        assert copy.game(gid).state == final and verify_game(copy, gid).ok
+
+
+def test_cli_migrate_and_missing_database(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert cli(["verify", "--db", str(tmp_path / "none.db")]) == 2
+    assert not (tmp_path / "none.db").exists()
+    assert cli(["migrate", "--db", str(tmp_path / "m.db")]) == 0
+    assert MIGRATION_NAMES[-1] in capsys.readouterr().out

@@ -1,0 +1,145 @@
+"""Kill -9 a process that is storing actions, again and again: nothing acknowledged is ever lost, nothing is
+ever half-written, and every game still replays to its snapshot.
+
+The same file is the worker: `python tests/test_store_crash.py worker DB GAMES` plays GAMES channels with
+the random-but-legal policy and prints `ack <game> <version>` (flushed) after every committed write.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+KILLS = 55
+
+
+def worker(path: str, channels: int) -> None:
+    import engine
+    from bot.store import Store
+    from bot.store.synthetic import choose
+
+    rng = random.Random(time.time_ns() ^ os.getpid())
+    store = Store(path)
+
+    def ack(gid: int, version: int) -> None:
+        print(f"ack {gid} {version}", flush=True)
+
+    def open_game(channel: int) -> tuple[int, engine.State]:
+        game = store.game_by_channel(channel)
+        if game is None:
+            gid = store.create_game(1, channel, 100, rng.choice(["turismundo", "mundial", "monopolio"]), {}, 0)
+            store.update_settings(gid, {"max_turns": rng.randint(5, 40)})
+            game = store.game(gid)
+        if game.state is not None:
+            return game.id, game.state
+        # A lobby, possibly left half-filled by the previous kill.
+        for i in range(len(game.seats), 3):
+            store.add_seat(game.id, 100 + i, f"P{i}", "" if i else "normal")
+        seats = store.seats(game.id)
+        state, events = engine.new_game(
+            game.edition, [s.name for s in seats], game.id, game.engine_settings(), [s.computer for s in seats]
+        )
+        store.start_game(game.id, state, events)
+        ack(game.id, state.version)
+        return game.id, state
+
+    games = {channel: open_game(channel) for channel in range(1, channels + 1)}
+    print("ready", flush=True)
+    while True:
+        channel = rng.randint(1, channels)
+        gid, state = games[channel]
+        action = choose(state, rng)
+        if action is None:  # over: the final write already recorded it as finished
+            games[channel] = open_game(channel)
+            continue
+        new, events = engine.apply(state, action)
+        store.apply(gid, state.version, 100 + max(action.seat, 0), action, events, new)
+        ack(gid, new.version)
+        games[channel] = (gid, new)
+
+
+def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) -> None:
+    from bot.store import Store
+    from bot.store.replay import verify_game
+
+    db = tmp_path / "crash.db"
+    rng = random.Random(20261129)
+    acked: dict[int, int] = {}  # game -> highest version a worker acknowledged
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    kills = acks_total = 0
+    while kills < KILLS:
+        proc = subprocess.Popen(
+            [sys.executable, __file__, "worker", str(db), "3"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        lines: list[str] = []
+        if kills < 8:  # early on, while it starts up, creates the file or migrates it
+            time.sleep(rng.uniform(0.02, 0.25))
+        else:  # then while it writes
+            assert proc.stdout is not None
+            while (line := proc.stdout.readline()) and line != "ready\n":
+                lines.append(line)
+            time.sleep(rng.uniform(0.0, 0.3))
+        alive = proc.poll() is None
+        proc.send_signal(signal.SIGKILL)
+        out, err = proc.communicate(timeout=30)
+        assert alive, f"the worker stopped by itself:\n{err}"
+        assert "Traceback" not in err, err
+        kills += 1
+        touched = set()
+        for line in lines + out.splitlines():
+            if line.strip() == "ready":
+                continue
+            word, gid, version = line.split()
+            assert word == "ack"
+            acked[int(gid)] = max(acked.get(int(gid), -1), int(version))
+            touched.add(int(gid))
+            acks_total += 1
+
+        if not db.exists():
+            continue
+        with Store(db) as store:
+            unacknowledged = 0
+            for gid in store.game_ids():
+                game = store.game(gid)
+                if gid not in acked:  # created, never started: killed before its first ack
+                    assert game.version == 0
+                    continue
+                assert game.version >= acked[gid], f"game {gid} lost acknowledged version {acked[gid]}"
+                unacknowledged += game.version - acked[gid]
+                # Whole or nothing: the snapshot is the logged version, and the log has no gap.
+                assert game.state is not None and game.state.version == game.version
+                seqs = [r.seq for r in store.log(gid)]
+                assert seqs == list(range(seqs[0], game.version + 1))
+                if gid in touched or game.version != acked[gid]:
+                    assert verify_game(store, gid).ok, verify_game(store, gid).problem
+                acked[gid] = game.version  # a write that committed unacknowledged is the new floor
+            # Only the one write in flight at the kill may have committed without its ack.
+            assert unacknowledged <= 1
+    assert kills >= 50 and acks_total > 1000, (kills, acks_total)
+
+    check = subprocess.run(
+        [sys.executable, "-m", "bot.store", "verify", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    summary = check.stdout.splitlines()[-1]
+    assert summary.endswith(", 0 mismatched"), summary
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["worker"]:
+    sys.path.insert(0, str(ROOT))
+    worker(sys.argv[2], int(sys.argv[3]))
