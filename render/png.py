@@ -34,10 +34,24 @@ def palette(kind: str, edition: str, lang: str) -> Image.Image:
         return _palette(kind, edition, lang)
 
 
+# The flat colours of a picture (backgrounds, squares, bands, seat colours) cover many pixels each; they get
+# exact palette entries so they never shift, and median cut shares the rest among anti-aliased edges.
+EXACT_COLOURS = 96
+EXACT_MIN_PIXELS = 300
+
+
 @cache
 def _palette(kind: str, edition: str, lang: str) -> Image.Image:
     renderer, kmeans = _sample_renderers[kind]
-    return renderer(edition, lang).quantize(256, method=Image.Quantize.MEDIANCUT, kmeans=kmeans)
+    sample = renderer(edition, lang)
+    counts = sorted(sample.getcolors(maxcolors=sample.width * sample.height) or [], reverse=True)
+    exact = [rgb for n, rgb in counts[:EXACT_COLOURS] if n >= EXACT_MIN_PIXELS]
+    rest = sample.quantize(256 - len(exact), method=Image.Quantize.MEDIANCUT, kmeans=kmeans)
+    shared = (rest.getpalette() or [])[: 3 * (256 - len(exact))]
+    flat = [channel for rgb in exact for channel in rgb] + shared
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat + [0] * (768 - len(flat)))
+    return pal
 
 
 def to_png(img: Image.Image, pal: Image.Image | None = None, compress_level: int = COMPRESS_LEVEL) -> bytes:

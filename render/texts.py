@@ -1,32 +1,17 @@
-"""The words on the pictures: render's own catalogue first, then the game's catalogues in `data/i18n/`."""
+"""The words on the pictures: the `render.` texts of the catalogues in `data/i18n/`, then the game's own."""
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
-from pathlib import Path
 
 from engine import load
-from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, language_of, money
+from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, language_of, money
 from engine.i18n import text as game_text
-
-_HERE = Path(__file__).resolve().parent
-
-
-def _flatten(prefix: str, table: dict, out: dict[str, str]) -> None:
-    for key, value in table.items():
-        full = f"{prefix}.{key}" if prefix else key
-        if isinstance(value, dict):
-            _flatten(full, value, out)
-        else:
-            out[full] = value
 
 
 @cache
 def _catalogue(lang: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    _flatten("", tomllib.loads((_HERE / f"texts.{lang}.toml").read_text(encoding="utf-8")), out)
-    return out
+    return {k.removeprefix("render."): v for k, v in catalogue(lang).items() if k.startswith("render.")}
 
 
 def language(lang: str) -> str:
