@@ -10,7 +10,7 @@ import msgspec
 
 from engine import board, rng
 from engine.actions import Action, IllegalAction, Trade
-from engine.edition import Edition, load
+from engine.edition import TITLE_KINDS, Edition, load
 from engine.legal import build_plan, check, unmortgage_cost
 from engine.state import BANK, HOTEL, POT, Auction, Debt, Loan, Seat, Settings, Standing, State, clone
 
@@ -97,6 +97,9 @@ def new_game(
     if not 2 <= len(names) <= 6:
         raise IllegalAction("bad_seat_count", count=len(names))
     s = settings or Settings()
+    titles = sum(1 for sq in ed.squares if sq.kind in TITLE_KINDS)
+    if s.deal_titles < 0 or s.deal_titles * len(names) > titles:
+        raise IllegalAction("too_many_titles", count=titles // len(names))
     cash = s.start_cash or ed.economy.start_cash
     comps = computers or [""] * len(names)
     seats = [Seat(name=n, cash=cash, computer=c) for n, c in zip(names, comps, strict=True)]
@@ -121,7 +124,8 @@ def new_game(
     g.emit("game_started", edition=ed.id, seats=len(names))
     _decide_order(g)
     if s.staggered_start:
-        corners = [sq.index for sq in ed.squares if sq.index % 10 == 0 and sq.kind != "go_to_jail"]
+        # Seed 001: each seat on a different corner; standing on a go-to-jail corner is no punishment.
+        corners = [sq.index for sq in ed.squares if sq.index % 10 == 0]
         for i, seat in enumerate(st.order):
             st.seats[seat].pos = corners[i % len(corners)]
     if s.deal_titles:
@@ -154,13 +158,15 @@ def _decide_order(g: Game) -> None:
 def _deal_titles(g: Game, per_seat: int) -> None:
     """Time-limit variant (seed 001): the titles are shuffled, each seat is dealt some and pays their price."""
     st, ed = g.st, g.ed
-    titles = [sq.index for sq in ed.squares if sq.kind in ("country", "airline", "utility")]
+    titles = [sq.index for sq in ed.squares if sq.kind in TITLE_KINDS]
     deck, st.draws = rng.shuffled(st.seed, st.draws, titles)
     for _ in range(per_seat):
         for seat in st.order:
             sq = deck.pop(0)
-            st.owner[sq] = seat
-            g.transfer(seat, BANK, ed.squares[sq].price, "dealt_title", square=sq)
+            # A seat that cannot pay for the card dealt to it (a low starting cash) leaves it with the bank.
+            if st.seats[seat].cash >= ed.squares[sq].price:
+                st.owner[sq] = seat
+                g.transfer(seat, BANK, ed.squares[sq].price, "dealt_title", square=sq)
 
 
 # -- the contract ---------------------------------------------------------------------------------
@@ -433,12 +439,13 @@ def _pay_rent(g: Game, payer: int, owner: int, pos: int, amount: int) -> None:
     if loan is None:
         g.charge(payer, owner, amount, "rent", square=pos)
         return
-    # Club Tarjeta Platino: the rent of the first landings repays the construction loan.
+    # Club Tarjeta Platino: the owner hands the rent of the first landings to the bank, up to the balance.
+    # The visitor owes the owner as usual, so a bankruptcy on that rent goes to the owner.
     to_bank = min(amount, loan.balance)
     loan.balance -= to_bank
     loan.landings -= 1
-    g.charge(payer, BANK, to_bank, "loan_repayment", square=pos)
-    g.charge(payer, owner, amount - to_bank, "rent", square=pos)
+    g.charge(payer, owner, amount, "rent", square=pos)
+    g.charge(owner, BANK, to_bank, "loan_repayment", square=pos)
     if loan.balance == 0:
         st.loans.remove(loan)
         g.emit("loan_repaid", block=loan.block)
@@ -448,7 +455,8 @@ def _pay_rent(g: Game, payer: int, owner: int, pos: int, amount: int) -> None:
 
 def _seize_buildings(g: Game, loan: Loan) -> None:
     """The loan was not repaid by the first two landings: the bank takes buildings of the block (each at half
-    its cost, as when it buys them back) until the balance is covered; what is still owed is forgiven."""
+    its cost, as when it buys them back) until the balance is covered; what is still owed after that, the
+    owner of the block pays like any debt (a loan is never free money)."""
     st, ed = g.st, g.ed
     block = ed.blocks[loan.block]
     seized = 0
@@ -473,6 +481,8 @@ def _seize_buildings(g: Game, loan: Loan) -> None:
         seized += 1
     st.loans.remove(loan)
     g.emit("loan_seized", block=loan.block, buildings=seized)
+    if loan.balance > 0:
+        g.charge(st.owner[block[0]], BANK, loan.balance, "loan_repayment", square=block[0])
 
 
 def _draw_card(g: Game, s: int, deck_id: str) -> None:
@@ -561,6 +571,7 @@ def _bid(g: Game, a: Action) -> None:
     assert au is not None
     au.bid = a.amount
     au.bidder = a.seat
+    au.bids.append((a.seat, a.amount))
     g.emit("bid", seat=a.seat, amount=a.amount, item=au.item, square=au.square)
 
 
@@ -577,20 +588,21 @@ def _close_auction(g: Game, a: Action | None = None) -> None:
     assert au is not None
     st.auction = None
     winner = au.bidder
-    if winner < 0 or st.seats[winner].out or st.seats[winner].cash < au.bid:
+    if winner < 0:
         g.emit("auction_unsold", item=au.item, square=au.square)
         return
+    # A bid binds: a winner who spent the cash behind it since owes it, like any debt.
     if au.item == "title":
-        g.transfer(winner, BANK, au.bid, "auction", square=au.square)
         st.owner[au.square] = winner
+        g.charge(winner, BANK, au.bid, "auction", square=au.square)
         g.emit("auction_won", seat=winner, item="title", square=au.square, amount=au.bid)
         return
     target = _building_target(g, winner, au)
     if target < 0:
         g.emit("auction_unsold", item=au.item, square=au.square)
         return
-    g.transfer(winner, BANK, au.bid, "auction", square=target)
     _place_building(g, target)
+    g.charge(winner, BANK, au.bid, "auction", square=target)
     g.emit("auction_won", seat=winner, item=au.item, square=target, amount=au.bid)
 
 
@@ -777,6 +789,9 @@ def _bankrupt(g: Game, a: Action) -> None:
     creditor = st.debts[0].creditor if st.debts[0].creditor >= 0 else BANK
     _liquidate(g, a.seat, creditor)
     g.emit("bankrupt", seat=a.seat, creditor=creditor)
+    st.bankruptcies += 1
+    if st.settings.end_at_bankruptcy and st.bankruptcies >= st.settings.end_at_bankruptcy:
+        st.phase = "finish"
 
 
 def _withdraw(g: Game, a: Action) -> None:
@@ -822,16 +837,19 @@ def _liquidate(g: Game, s: int, creditor: int) -> None:
     seat.out = True
     seat.jailed = False
     st.eliminated.append(s)
-    if st.auction is not None and s in st.auction.active:
-        st.auction.active.remove(s)
+    au = st.auction
+    if au is not None:
+        if s in au.active:
+            au.active.remove(s)
+        # The bids of a seat that left no longer stand: the best one left is the highest again.
+        au.bids = [b for b in au.bids if b[0] != s]
+        au.bidder, au.bid = au.bids[-1] if au.bids else (-1, 0)
     if st.trade is not None and s in (st.trade.proposer, st.trade.target):
         st.trade = None
         g.emit("trade_cancelled", seat=s)
-    st.bankruptcies += 1
     if s == st.current:
         st.phase = "next"
-    alive = board.active_seats(st)
-    if len(alive) <= 1 or st.settings.end_at_bankruptcy and st.bankruptcies >= st.settings.end_at_bankruptcy:
+    if len(board.active_seats(st)) <= 1:
         st.phase = "finish"
 
 

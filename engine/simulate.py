@@ -265,9 +265,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[Options, bool]:
     p.add_argument("--seed", type=_count(0), default=0, help="game i uses seed + i")
     p.add_argument(
         "--max-turns",
-        type=_count(0),
+        type=_count(1),
         default=DEFAULT_MAX_TURNS,
-        help="a game that reaches this many player turns ends by net worth (0: no limit)",
+        help="a game that reaches this many player turns ends by net worth",
     )
     p.add_argument("--jail", choices=JAIL_POLICIES, default="short", help="short: pay or use the card at once")
     p.add_argument("--levels", type=_levels, default=("normal",), help="comma list repeated over the seats")

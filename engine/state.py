@@ -51,6 +51,7 @@ class Auction(msgspec.Struct, kw_only=True, omit_defaults=True):
     bidder: int = -1
     minimum: int = 1
     requester: int = -1  # building auctions: who asked to build
+    bids: list[tuple[int, int]] = []  # (seat, amount), rising: a leaving seat's bids are struck out
 
 
 class Debt(msgspec.Struct, kw_only=True, omit_defaults=True):

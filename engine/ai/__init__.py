@@ -98,15 +98,17 @@ def _end_of_turn(st: State, t: Table, seat: int, style: Style) -> Action:
     may_lift = cash > style.unmortgage_reserve * start and True in st.mortgaged and money.has_mortgaged(st, t, seat)
     cheapest = money.cheapest_build(st, t, seat, style)
     may_build = cheapest > 0 and cash - cheapest >= build_floor
-    may_borrow = cheapest > 0 and style.club_loans and me.club and not st.ending
+    # Borrow from the club only to build what cash alone cannot pay for.
+    may_borrow = cheapest > 0 and not may_build and style.club_loans and me.club and not st.ending
     may_trade = st.trade is None and not st.ending and trades.may_propose(st, t, seat, style)
-    if may_lift or may_build or may_borrow or may_trade:
+    loan_block = money.loan_block(st, t, seat, style) if may_borrow else ""
+    if may_lift or may_build or loan_block or may_trade:
         reserve = Reserve(st, t, seat, style).exact()
         build_reserve = max(reserve, build_floor)
         action = (
             (money.unmortgage(st, t, seat, style, build_reserve) if may_lift else None)
             or (money.build(st, t, seat, style, build_reserve) if may_build else None)
-            or (money.loan_to_build(st, t, seat, style, build_reserve) if may_borrow else None)
+            or (money.loan_to_build(st, t, seat, style, loan_block, build_reserve) if loan_block else None)
             or (trades.proposal(st, t, seat, style, reserve) if may_trade else None)
         )
         if action is not None:

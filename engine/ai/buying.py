@@ -34,6 +34,10 @@ def bid_or_pass(st: State, t: Table, seat: int, style: Style, reserve: Reserve) 
         return None
     lowest = max(au.bid + 1, au.minimum)
     cash = st.seats[seat].cash
+    step = t.ed.economy.bid_steps[0]
+    if cash < max(au.bid, au.minimum - 1) + step:
+        # Not even the smallest raise the table offers (what `legal_actions` lists) is affordable.
+        return Action(kind="pass_bid", seat=seat)
     if au.item == "title":
         worth = title_worth(st, t, style, seat, au.square)
         ceiling = int(worth * style.bid_ceiling)
@@ -45,7 +49,6 @@ def bid_or_pass(st: State, t: Table, seat: int, style: Style, reserve: Reserve) 
     if limit < lowest:
         return Action(kind="pass_bid", seat=seat)
     # Jump halfway to the limit (at least one step) so auctions end in a few rounds.
-    step = t.ed.economy.bid_steps[0]
     amount = min(limit, max(lowest, au.bid + max(step, (limit - au.bid) // 2)))
     return Action(kind="bid", seat=seat, amount=amount)
 

@@ -127,21 +127,27 @@ def build(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action 
     return Action(kind="build", seat=seat, square=square, count=count)
 
 
-def loan_to_build(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action | None:
-    """A Club Tarjeta Platino loan for the block the seat would build on next, when the buildings it pays for
-    bring the block to a rent that two landings (the loan's term) would repay; otherwise the bank seizes
-    buildings, which makes a loan a bad bargain."""
+def loan_block(st: State, t: Table, seat: int, style: Style) -> str:
+    """The block a Club Tarjeta Platino loan could be taken for: the one the seat would build on next, if
+    loans are on, the seat is a member and that block has none yet ("" otherwise)."""
     ed = t.ed
     if not style.club_loans or not st.seats[seat].club or not board.club_loans(st, ed):
-        return None
+        return ""
     target = _next_block(st, t, seat, style)
     if target is None:
-        return None
-    members = t.blocks[target]
-    block = ed.squares[members[0]].block
-    amount = ed.economy.club_loans.get(block, 0)
-    if not amount or any(ln.block == block for ln in st.loans):
-        return None
+        return ""
+    block = ed.squares[t.blocks[target][0]].block
+    if block not in ed.economy.club_loans or any(ln.block == block for ln in st.loans):
+        return ""
+    return block
+
+
+def loan_to_build(st: State, t: Table, seat: int, style: Style, block: str, reserve: int) -> Action | None:
+    """The loan for `block` when the buildings it pays for bring the block to a rent that two landings (the
+    loan's term) would repay; otherwise the bank would seize buildings, which makes it a bad bargain."""
+    ed = t.ed
+    members = ed.blocks[block]
+    amount = ed.economy.club_loans[block]
     budget = st.seats[seat].cash + amount - reserve
     levels = [st.level[j] for j in members]
     houses = 0

@@ -7,6 +7,8 @@ up a block it holds unless it receives a complete block in return.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from engine import rng
 from engine.actions import Action, Offer, Trade
 from engine.ai.levels import LEVELS, Style, style_of
@@ -97,41 +99,44 @@ def _may_propose_now(st: State, seat: int) -> bool:
 
 def may_propose(st: State, t: Table, seat: int, style: Style) -> bool:
     """A quick look before any valuation: this level trades, the draw allows it now, and some block lacks
-    only one title, held by an opponent, that the seat can afford or swap for."""
+    only one or two titles, held by one opponent, that the seat can afford or swap for."""
     if not style.proposes_trades or not _may_propose_now(st, seat):
         return False
     return any(True for _ in _wanted(st, t, seat))
 
 
-def _wanted(st: State, t: Table, seat: int):  # noqa: ANN202 (a generator of (title, holder, swaps))
-    """Titles that would complete a block of `seat`, each with its holder and the seat's titles that would
-    complete one of the holder's blocks in exchange; only those the seat could pay list price for or swap."""
+def _wanted(st: State, t: Table, seat: int) -> Iterator[tuple[tuple[int, ...], int, list[tuple[int, ...]]]]:
+    """The titles that would complete a block of `seat` (one or two, all held by the same opponent), each
+    group with its holder and the seat's titles that would complete one of the holder's blocks in exchange;
+    only groups the seat could pay list price for, or swap for."""
     owner = st.owner
     seats = st.seats
     cash = seats[seat].cash
     for members in t.blocks:
-        missing = -1
+        missing: list[int] = []
+        partner = -1
         for j in members:
-            if owner[j] != seat:
-                if missing >= 0:
-                    missing = -2
-                    break
-                missing = j
-        if missing < 0:
-            continue
-        partner = owner[missing]
-        if partner == BANK or seats[partner].out:
-            continue
-        swaps = _swaps(t, owner, seat, partner, missing)
-        if swaps or cash >= t.price[missing]:
-            yield missing, partner, swaps
+            o = owner[j]
+            if o == seat:
+                continue
+            if o == BANK or (missing and o != partner) or len(missing) == 2:
+                break
+            partner = o
+            missing.append(j)
+        else:
+            if not missing or len(missing) == len(members) or seats[partner].out:
+                continue
+            wanted = tuple(missing)
+            swaps = _swaps(t, owner, seat, partner, members)
+            if swaps or cash >= sum(t.price[j] for j in wanted):
+                yield wanted, partner, swaps
 
 
-def _swaps(t: Table, owner: list[int], seat: int, partner: int, wanted: int) -> list[tuple[int, ...]]:
-    """The seat's titles that would complete a block of `partner` (one each), other than `wanted`'s block."""
+def _swaps(t: Table, owner: list[int], seat: int, partner: int, block: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The seat's titles that would complete a block of `partner` (one each), other than `block`."""
     out: list[tuple[int, ...]] = []
     for members in t.blocks:
-        if wanted in members:
+        if members is block:
             continue
         mine = -1
         for j in members:
@@ -155,8 +160,8 @@ def proposal(st: State, t: Table, seat: int, style: Style, reserve: int) -> Acti
     if not style.proposes_trades:
         return None
     best: tuple[float, Trade] | None = None
-    for missing, partner, swaps in _wanted(st, t, seat):
-        for gain, trade in _offers(st, t, seat, partner, missing, swaps, style, reserve):
+    for wanted, partner, swaps in _wanted(st, t, seat):
+        for gain, trade in _offers(st, t, seat, partner, wanted, swaps, style, reserve):
             if best is None or gain > best[0]:
                 best = (gain, trade)
     if best is None:
@@ -169,19 +174,19 @@ def _offers(
     t: Table,
     seat: int,
     partner: int,
-    wanted: int,
+    wanted: tuple[int, ...],
     swaps: list[tuple[int, ...]],
     style: Style,
     reserve: int,
 ) -> list[tuple[float, Trade]]:
-    """Cash for `wanted`, and swaps for titles that complete one of the partner's blocks; each priced at
-    the least the partner should accept, and kept only if still worth it to `seat`."""
+    """Cash for the `wanted` titles, and swaps for titles that complete one of the partner's blocks; each
+    priced at the least the partner should accept, and kept only if still worth it to `seat`."""
     their_style, their_margin = _partner_standard(st, partner)
     unit = t.ed.economy.bid_steps[0]
     cash = st.seats[seat].cash
     out: list[tuple[float, Trade]] = []
     for give in [(), *swaps]:
-        base = Trade(proposer=seat, target=partner, give=Offer(titles=give), take=Offer(titles=(wanted,)))
+        base = Trade(proposer=seat, target=partner, give=Offer(titles=give), take=Offer(titles=wanted))
         deal = _Deal(st, t, base)
         theirs = deal.title_gain(partner, their_style)
         mine = deal.title_gain(seat, their_style)
