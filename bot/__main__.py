@@ -27,8 +27,8 @@ Turista needs a Discord bot token, and DISCORD_TOKEN is not set.
  5. Start it again with: python -m bot
     While developing, set TURISTA_DEV_GUILD to your server's id so commands appear at once.
 
-To try the game without Discord, run the end-to-end tests against the bundled fake Discord:
-        pytest -q tests/e2e
+To try the game without Discord, play at a local table against the bundled fake Discord:
+        python -m bot sandbox
 """
 
 
@@ -41,6 +41,10 @@ def configure_logging(level: str) -> None:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["sandbox"]:
+        from bot.sandbox import main as sandbox
+
+        return sandbox(sys.argv[2:])
     config: Config = load_config()
     if not config.token:
         sys.stderr.write(NO_TOKEN_GUIDE)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -33,10 +34,14 @@ class Control:
         return str(c.get("label") or c.get("placeholder") or (c.get("emoji") or {}).get("name") or c["custom_id"])
 
 
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
 @dataclass
 class Printer:
     out: Path
     open_pictures: bool
+    names: dict[int, str] = field(default_factory=dict)  # user id -> name, to show mentions as @name
     controls: list[Control] = field(default_factory=list)
     pictures: list[Path] = field(default_factory=list)
     _seen: dict[int, int] = field(default_factory=dict)  # message id -> payloads already printed
@@ -54,7 +59,7 @@ class Printer:
         edited = " (editado / edited)" if message.edited_timestamp else ""
         lines.append(f"── {message.author.name}{tag}{edited}")
         if message.content:
-            lines += [f"   {line}" for line in message.content.splitlines()]
+            lines += [f"   {self._mentions(line)}" for line in message.content.splitlines()]
         for embed in message.embeds:
             lines += self._embed(embed)
         for attachment in message.attachments:
@@ -62,14 +67,17 @@ class Printer:
         lines += self._components(message)
         return lines
 
+    def _mentions(self, text: str) -> str:
+        return MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), text)
+
     def _embed(self, embed: dict[str, Any]) -> list[str]:
         lines = []
         if embed.get("title"):
             lines.append(f"   ▌ {embed['title']}")
         for line in str(embed.get("description") or "").splitlines():
-            lines.append(f"   ▌ {line}")
+            lines.append(f"   ▌ {self._mentions(line)}")
         for f in embed.get("fields") or []:
-            lines.append(f"   ▌ {f.get('name')}: {f.get('value')}")
+            lines.append(f"   ▌ {f.get('name')}: {self._mentions(str(f.get('value')))}")
         if (embed.get("footer") or {}).get("text"):
             lines.append(f"   ▌ {embed['footer']['text']}")
         return lines

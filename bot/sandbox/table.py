@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 import time
@@ -12,7 +13,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from bot.fakediscord.replies import MODAL, Reply
+from bot.fakediscord.replies import DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, MODAL, Reply
 from bot.sandbox.inputs import Choose, Press, Slash, Switch, Verb, parse
 from bot.sandbox.printer import Printer
 
@@ -53,7 +54,9 @@ class Sandbox:
             guild = self.fake.add_guild("Sandbox", locale=locale, channels=("turista",))
             self.channel = guild.channel("turista")
             for name in self.names:
-                self.users[name.casefold()] = self.fake.add_user(name, guild, locale=locale)
+                user = self.fake.add_user(name, guild, locale=locale)
+                self.users[name.casefold()] = user
+                self.printer.names[user.id] = user.name
             self.me = self.users[self.names[0].casefold()]
             process = await self.fake.launch("bot", log_path=self.out / "bot.log", env=self._bot_env())
             try:
@@ -237,7 +240,12 @@ class Sandbox:
 
     # -- printing what the bot did ----------------------------------------------------------------------
     async def _answer(self, reply: Reply) -> None:
+        before = self._versions()
         await reply.wait(timeout=10)
+        if reply.response_type in (DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE):
+            # The bot is still working (drawing the board, saving the game): wait for what it posts.
+            with contextlib.suppress(TimeoutError):
+                await self.fake.wait_for(lambda: self._versions() != before, timeout=30, what="the bot's answer")
         if reply.response_type == MODAL:
             await self._modal(reply)
             return
@@ -260,6 +268,9 @@ class Sandbox:
                 return
             self.say(f"(sandbox: {control.label})")
             await self._answer(await self.fake.click(self.me, control.message, control.component["custom_id"]))
+
+    def _versions(self) -> dict[int, int]:
+        return {m.id: len(m.history) for m in self.fake.messages(self.channel) if not m.loading}
 
     def _newest_with_buttons(self) -> FakeMessage | None:
         with_buttons = [m for m in self.fake.messages(self.channel, include_ephemeral=False) if m.buttons()]
