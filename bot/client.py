@@ -95,7 +95,7 @@ class TuristaBot(discord.Client):
         return language_of(str(interaction.guild_locale or interaction.locale))
 
     async def close(self) -> None:
-        self.sessions.close()
+        await self.sessions.close()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

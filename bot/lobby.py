@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import ui, views
+from bot import images, ui, views
 from bot.i18n import lang_of, t
 from bot.replies import refuse, say
 from bot.store import ChannelBusy, GameRow, StoreError, engine_settings
@@ -71,8 +71,9 @@ async def lobby_row(interaction: discord.Interaction, gid: int | None = None) ->
     return row
 
 
-async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str = "") -> None:
-    """Update the lobby message: in place for its own buttons, through the channel for commands."""
+async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str | None = "") -> None:
+    """Update the lobby message: in place for its own buttons, through the channel for commands (then
+    `note` answers privately; None when the interaction is answered elsewhere)."""
     bot = bot_of(interaction)
     lang = bot.table_lang(interaction)
     content, view = views.lobby(row, lang)
@@ -90,7 +91,8 @@ async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str =
         message = await bot.get_partial_messageable(row.channel_id).send(
             content, view=view, allowed_mentions=ui.NO_MENTIONS)
         await asyncio.to_thread(bot.store.set_table_message, row.id, message.id)
-    await say(interaction, note or "✅")
+    if note is not None:
+        await say(interaction, note or t(lang_of(interaction), "done"))
 
 
 async def create(interaction: discord.Interaction, edition: str, time_limit: int, turn_timeout: int) -> None:
@@ -110,9 +112,11 @@ async def create(interaction: discord.Interaction, edition: str, time_limit: int
             await refuse(interaction, "channel_busy")
             return
         content, view = views.lobby(row, bot.table_lang(interaction))
-        await interaction.response.send_message(content, view=view, allowed_mentions=ui.NO_MENTIONS)
-        message = await interaction.original_response()
-        await asyncio.to_thread(bot.store.set_table_message, gid, message.id)
+        callback = await interaction.response.send_message(content, view=view, allowed_mentions=ui.NO_MENTIONS)
+        message_id = callback.message_id
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        await asyncio.to_thread(bot.store.set_table_message, gid, message_id)
     log.info("game %d: lobby opened in channel %d (%s)", gid, interaction.channel_id, edition)
 
 
@@ -136,6 +140,11 @@ async def join(interaction: discord.Interaction, gid: int | None = None) -> None
 
 async def leave(interaction: discord.Interaction, gid: int | None = None) -> None:
     bot = bot_of(interaction)
+    if gid is None:
+        row = await open_row(interaction)
+        if row is not None and row.status == "active":
+            await confirm_withdraw(interaction, row)
+            return
     async with bot.sessions.lock_for(interaction.channel_id or 0):
         row = await lobby_row(interaction, gid)
         if row is None:
@@ -150,6 +159,18 @@ async def leave(interaction: discord.Interaction, gid: int | None = None) -> Non
             await close_lobby(interaction, row, t(bot.table_lang(interaction), "lobby.closed_empty"))
             return
         await show_lobby(interaction, row, t(lang_of(interaction), "lobby.left"))
+
+
+async def confirm_withdraw(interaction: discord.Interaction, row: GameRow) -> None:
+    """Leaving a game in play gives everything to the bank: ask once more, privately."""
+    lang = lang_of(interaction)
+    state = row.state
+    if row.seat_of(interaction.user.id) is None or state is None:
+        await refuse(interaction, "not_a_player")
+        return
+    button = ui.button(row.id, state.version, "withdraw", t(lang, "button.withdraw"),
+                       style=discord.ButtonStyle.danger, emoji="🏳️")
+    await say(interaction, t(lang, "lobby.confirm_withdraw"), view=ui.view(button))
 
 
 async def add_computer(interaction: discord.Interaction, level: str, gid: int | None = None) -> None:
@@ -186,17 +207,23 @@ async def kick(interaction: discord.Interaction, user: discord.abc.User) -> None
         await show_lobby(interaction, row, t(lang_of(interaction), "lobby.kicked", name=player_name(user)))
 
 
-async def kick_seat(interaction: discord.Interaction, name: str) -> bool:
-    """`/turista kick` also takes a computer player off, by its name."""
+async def drop_computer(interaction: discord.Interaction, gid: int) -> None:
+    """The lobby's "Remove computer" button: the last computer player seated stands up (host only)."""
     bot = bot_of(interaction)
-    row = await open_row(interaction)
-    if row is None or row.status != "lobby" or not may_manage(interaction, row):
-        return False
-    seat = next((s for s in row.seats if s.computer and s.name == name), None)
-    if seat is None:
-        return False
-    await asyncio.to_thread(bot.store.remove_seat_at, row.id, seat.seat)
-    return True
+    async with bot.sessions.lock_for(interaction.channel_id or 0):
+        row = await lobby_row(interaction, gid)
+        if row is None:
+            return
+        if not may_manage(interaction, row):
+            await refuse(interaction, "not_host")
+            return
+        seat = next((s for s in reversed(row.seats) if s.computer), None)
+        if seat is None:
+            await refuse(interaction, "not_seated")
+            return
+        await asyncio.to_thread(bot.store.remove_seat_at, row.id, seat.seat)
+        row = await asyncio.to_thread(bot.store.game, row.id)
+        await show_lobby(interaction, row, t(lang_of(interaction), "lobby.kicked", name=seat.name))
 
 
 async def start(interaction: discord.Interaction, gid: int | None = None) -> None:
@@ -225,6 +252,7 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
         deadline = time.time() + minutes * bot.config.minute if minutes else None
         await asyncio.to_thread(bot.store.start_game, row.id, state, events, deadline=deadline)
         lang = bot.table_lang(interaction)
+        await images.warm_up(state.edition, lang)
         row = await asyncio.to_thread(bot.store.game, row.id)
         await close_lobby(interaction, row, t(lang, "lobby.started"))
         session = await bot.sessions.for_game(row.id)
@@ -309,10 +337,10 @@ async def change_setting(interaction: discord.Interaction, gid: int, what: str, 
             return
         await asyncio.to_thread(bot.store.update_settings, row.id, settings)
         row = await asyncio.to_thread(bot.store.game, row.id)
+        await show_lobby(interaction, row, None)
         summary = "\n".join(views.settings_summary(row.settings, row.edition, lang))
         await interaction.response.edit_message(content=t(lang, "settings.intro") + "\n" + summary,
                                                 view=views.settings_view(row, lang))
-        await show_lobby(interaction, row, "")
 
 
 def apply_choice(settings: dict[str, Any], what: str, values: list[str]) -> None:

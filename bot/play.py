@@ -65,7 +65,7 @@ async def perform(interaction: discord.Interaction, session: Session, make: Acti
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    result = await session.run(action, interaction.user.id)
+    result = await session.run(action, interaction.user.id, version)
     lang = lang_of(interaction)
     if isinstance(result, tuple):
         text = error_text(lang, result[0], result[1], session.state)

@@ -21,8 +21,8 @@ from engine import Action
 log = logging.getLogger("turista.router")
 
 SIMPLE = {"roll", "buy", "decline", "end_turn", "pay_fine", "use_card", "bankrupt", "pass_bid",
-          "accept_trade", "reject_trade", "cancel_trade"}
-LOBBY = {"join", "leave", "addbot", "settings", "start", "set"}
+          "accept_trade", "reject_trade", "cancel_trade", "withdraw"}
+LOBBY = {"join", "leave", "addbot", "dropbot", "settings", "start", "set"}
 MAX_BID = 10**9
 
 
@@ -116,6 +116,8 @@ async def _lobby(interaction: discord.Interaction, cid: ids.ComponentId) -> None
         await lobby.leave(interaction, cid.game)
     elif cid.verb == "addbot":
         await lobby.add_computer(interaction, "normal", cid.game)
+    elif cid.verb == "dropbot":
+        await lobby.drop_computer(interaction, cid.game)
     elif cid.verb == "start":
         await lobby.start(interaction, cid.game)
     elif cid.verb == "settings":
@@ -171,6 +173,11 @@ async def _menu(interaction: discord.Interaction, session: Session, kind: str, v
 
 async def _pick(interaction: discord.Interaction, session: Session, kind: str, version: int) -> None:
     values = _values(interaction)
+    if kind == "take_loan" and values:
+        block = values[0]
+        await perform(interaction, session, lambda s: Action(kind=kind, seat=s, block=block), version=version,
+                      edit_source=True)
+        return
     if kind not in views.MENU_KINDS or not values or not values[0].isdigit():
         await refuse(interaction, "unknown_property")
         return

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("turista.game")
 MAX_COMPUTER_MOVES = 400  # a safety net: computers never keep a table busy forever
+AFK_LIMIT = 3  # decisions in a row played for an absent person before a computer takes their seat
 
 
 class Session:
@@ -45,6 +46,7 @@ class Session:
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.driver: asyncio.Task[None] | None = None
         self.warned: set[int] = set()  # versions at which the seat to act was already warned
+        self.absences: dict[int, int] = {}  # seat -> decisions in a row the clock made for it
         self.closed = False
         guild = bot.get_guild(row.guild_id)
         self.lang = language_of(str(guild.preferred_locale)) if guild else "es"
@@ -59,6 +61,14 @@ class Session:
 
     def user_of(self, seat: int) -> int | None:
         return next((s.user_id for s in self.seats if s.seat == seat), None)
+
+    def plays_itself(self, seat: int) -> str:
+        """The computer level playing `seat` ("" for a person): a computer seat, or one taken over from
+        someone who stayed away."""
+        st = self.state
+        if st is not None and st.seats[seat].computer:
+            return st.seats[seat].computer
+        return next((s.computer for s in self.seats if s.seat == seat), "")
 
     @property
     def channel(self) -> discord.PartialMessageable:
@@ -84,15 +94,23 @@ class Session:
         for event in events:
             log.info("game %d v%d %s: %s", self.gid, new_state.version, event["code"],
                      describe(event, new_state, "en") or event)
-        await self.publish(events)
+        try:
+            await self.publish(events)
+        except discord.HTTPException as error:
+            # The move is recorded; the next one (or `refresh`) puts the table right again.
+            log.warning("game %d: the table could not be updated: %s", self.gid, error)
         return events
 
-    async def run(self, action: Action, actor: int | None) -> tuple[str, dict[str, Any]] | list[dict]:
-        """Take the lock, re-check and apply: the refusal, or the events."""
+    async def run(self, action: Action, actor: int | None,
+                  version: int | None = None) -> tuple[str, dict[str, Any]] | list[dict]:
+        """Take the lock, re-check (against `version`, the one the button was drawn for) and apply: the
+        refusal, or the events. A click that waited for the lock behind another is never applied twice."""
         async with self.lock:
-            why = self.check(action)
+            why = self.check(action, version)
             if why is not None:
                 return why
+            if actor is not None:
+                await self.returned(actor)
             try:
                 events = await self.act(action, actor)
             except IllegalAction as error:
@@ -109,7 +127,7 @@ class Session:
 
     def after_change(self) -> None:
         """Computer seats and timers react to the new state (outside the lock)."""
-        if self.closed or self.state is None:
+        if self.closed or self.state is None or self.bot.sessions.closing:
             return
         if self.state.phase == "over":
             self.finish()
@@ -141,6 +159,8 @@ class Session:
             await self.post_table()
         else:
             await self._edit_table(live=st.phase != "over")
+        if st.phase == "over":
+            await self._announce_winner(st)
 
     def _mentions(self) -> discord.AllowedMentions:
         """Only the person the game waits for is pinged; names typed by players never ping anyone."""
@@ -251,8 +271,8 @@ class Session:
         st = self.state
         if st is None or st.phase == "over":
             return None
-        seats = [s for s in st.seat_to_act() if st.seats[s].computer]
-        if st.trade is not None and st.seats[st.trade.target].computer:
+        seats = [s for s in st.seat_to_act() if self.plays_itself(s)]
+        if st.trade is not None and self.plays_itself(st.trade.target):
             seats.insert(0, st.trade.target)
         return self._choose_for(seats)
 
@@ -260,7 +280,7 @@ class Session:
         st = self.state
         assert st is not None
         for seat in seats:
-            level = st.seats[seat].computer or "normal"
+            level = self.plays_itself(seat) or "normal"
             for pick in (computer.choose, computer.fallback):
                 try:
                     action = pick(st, seat, level)
@@ -277,8 +297,16 @@ class Session:
             self.driver = asyncio.create_task(self._drive(), name=f"turista-computers-{self.gid}")
 
     async def _drive(self) -> None:
+        try:
+            await self._drive_moves()
+        except Exception:
+            # The table stays as it was; the next action or a restart picks the computers up again.
+            log.exception("game %d: computer players stopped", self.gid)
+            self.driver = None
+
+    async def _drive_moves(self) -> None:
         moves = 0
-        while not self.closed and moves < MAX_COMPUTER_MOVES:
+        while not self.closed and not self.bot.sessions.closing and moves < MAX_COMPUTER_MOVES:
             await asyncio.sleep(self.bot.config.pace)
             async with self.lock:
                 action = self.computer_move()
@@ -304,6 +332,8 @@ class Session:
     # -- timers --------------------------------------------------------------------------------------
     def arm(self, name: str, delay: float, callback: Callable[[], Awaitable[None]]) -> None:
         self.disarm(name)
+        if self.bot.sessions.closing:
+            return
 
         async def later() -> None:
             await asyncio.sleep(max(0.0, delay))
@@ -332,7 +362,7 @@ class Session:
         else:
             self.disarm("auction")
         timeout = float(self.row.settings.get("turn_timeout", 0) or 0) * scale
-        humans = [s for s in st.seat_to_act() if not st.seats[s].computer]
+        humans = [s for s in st.seat_to_act() if not self.plays_itself(s)]
         if timeout > 0 and humans:
             self.arm("turn", timeout, lambda: self._turn_timeout(version))
         else:
@@ -363,7 +393,7 @@ class Session:
             st = self.state
             if st is None or st.version != version or self.closed:
                 return
-            humans = [s for s in st.seat_to_act() if not st.seats[s].computer]
+            humans = [s for s in st.seat_to_act() if not self.plays_itself(s)]
             if not humans:
                 return
             if version not in self.warned:
@@ -380,8 +410,31 @@ class Session:
                 return
             await self.channel.send(t(self.lang, "table.played_for", seat=views.seat_label(st, action.seat)),
                                     allowed_mentions=ui.NO_MENTIONS)
+            self.absences[action.seat] = self.absences.get(action.seat, 0) + 1
+            if self.absences[action.seat] >= AFK_LIMIT:
+                await self._set_stand_in(action.seat, "normal")
+                await self.channel.send(t(self.lang, "table.replaced", seat=views.seat_label(st, action.seat)),
+                                        allowed_mentions=ui.NO_MENTIONS)
             await self.act(action, None)
         self.after_change()
+
+    async def _set_stand_in(self, seat: int, level: str) -> None:
+        """A computer plays `seat` (level) or gives it back to its person (""); the person keeps the seat."""
+        await asyncio.to_thread(self.bot.store.update_seat, self.gid, seat, computer=level)
+        self.row.seats = await asyncio.to_thread(self.bot.store.seats, self.gid)
+        self.absences.pop(seat, None)
+
+    async def returned(self, user_id: int) -> None:
+        """A person acted: a computer standing in for them steps aside (the lock must be held)."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            return
+        self.absences.pop(seat, None)
+        st = self.state
+        if st is not None and not st.seats[seat].computer and self.plays_itself(seat):
+            await self._set_stand_in(seat, "")
+            await self.channel.send(t(self.lang, "table.back", seat=views.seat_label(st, seat)),
+                                    allowed_mentions=ui.NO_MENTIONS)
 
     # -- the end -------------------------------------------------------------------------------------
     def finish(self) -> None:
@@ -391,9 +444,6 @@ class Session:
         for name in list(self.timers):
             self.disarm(name)
         self.bot.sessions.forget(self)
-        st = self.state
-        if st is not None and st.phase == "over":
-            asyncio.create_task(self._announce_winner(st), name=f"turista-over-{self.gid}")
 
     async def _announce_winner(self, st: State) -> None:
         lines = [t(self.lang, "over.title", seat=views.seat_label(st, st.winner))]
@@ -403,8 +453,16 @@ class Session:
                            worth=views.cash(st, row.net_worth), cash=views.cash(st, row.cash)))
         winner = self.user_of(st.winner)
         mentions = discord.AllowedMentions(users=[discord.Object(winner)] if winner else False)
+        kwargs: dict[str, Any] = {"allowed_mentions": mentions}
         try:
-            await self.channel.send(ui.fit(lines[1:], head=lines[0]), allowed_mentions=mentions)
+            picture = await images.summary_file(self.bot.store, self.gid, self.lang)
+        except Exception:  # the standings matter more than the chart
+            log.exception("game %d: the summary picture failed", self.gid)
+            picture = None
+        if picture is not None:
+            kwargs["file"] = picture
+        try:
+            await self.channel.send(ui.fit(lines[1:], head=lines[0]), **kwargs)
         except discord.HTTPException:
             log.exception("game %d: could not announce the winner", self.gid)
 
@@ -436,6 +494,7 @@ class Sessions:
         self.by_game: dict[int, Session] = {}
         self.loading = asyncio.Lock()
         self.locks: dict[int, asyncio.Lock] = {}
+        self.closing = False  # the process is shutting down: no new computer moves or timers
 
     def lock_for(self, channel_id: int) -> asyncio.Lock:
         """The one lock of a channel: its lobby and its game share it."""
@@ -487,6 +546,16 @@ class Sessions:
         for session in resumed:
             session.after_change()
 
-    def close(self) -> None:
+    async def close(self, timeout: float = 5.0) -> None:
+        """Stop timers and computer players, then let the work in progress in every channel finish, so a
+        restart never cuts an action between the database and the table message."""
+        self.closing = True
         for session in self.by_game.values():
             session.cancel_tasks()
+        try:
+            async with asyncio.timeout(timeout):
+                for lock in list(self.locks.values()):
+                    async with lock:
+                        pass
+        except TimeoutError:
+            log.warning("shutting down with work still in progress")

@@ -17,7 +17,7 @@ from engine.i18n import money, text
 from engine.narrate import account, square_name
 
 Style = discord.ButtonStyle
-MENU_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title")
+MENU_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan")
 MAX_SEATS = 6
 LEVELS = ("easy", "normal", "hard")
 TIME_LIMITS = (0, 30, 45, 60, 90, 120, 180)  # minutes
@@ -102,6 +102,8 @@ def lobby(row: GameRow, lang: str, *, closed: str = "") -> tuple[str, discord.ui
         ui.button(g, 0, "start", t(lang, "button.start"), style=Style.primary, emoji="🎲",
                   disabled=len(row.seats) < 2),
     ]
+    if any(s.computer for s in row.seats):
+        items.append(ui.button(g, 0, "dropbot", t(lang, "button.dropbot"), emoji="➖", row=1))
     return "\n".join(lines), ui.view(*items)
 
 
@@ -164,7 +166,9 @@ def turn_header(state: State, events: list[dict], lang: str) -> str:
 
 
 def table_content(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, live: bool) -> str:
-    lines = [f"• {line}" for line in account(events, state, lang) if line]
+    # The header already names the turn and its player.
+    shown = [e for e in events if e["code"] != "turn_started"]
+    lines = [f"• {line}" for line in account(shown, state, lang) if line]
     tail = prompt(state, seats, lang) if live else ""
     return ui.fit(lines, head=turn_header(state, events, lang), tail=tail)
 
@@ -212,14 +216,15 @@ def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
         if "end_turn" in current:
             first.append(ui.button(game, v, "end_turn", t(lang, "button.end_turn"), style=Style.primary, emoji="✅",
                                    row=0))
-    second: list[discord.ui.Item] = []
-    for kind in MENU_KINDS:
-        if kind in kinds_anyone:
-            second.append(ui.button(game, v, "menu", t(lang, f"button.{kind}"), arg=kind, row=1))
-    if "propose_trade" in kinds_anyone and len(second) < 5:
-        second.append(ui.button(game, v, "trade", t(lang, "button.trade"), emoji="🤝", row=1))
-    third = [ui.button(game, v, "status", t(lang, "button.status"), emoji="📋", row=2)]
-    return ui.view(*first, *second[:5], *third)
+    labels = [(kind, t(lang, f"button.{kind}")) for kind in MENU_KINDS if kind in kinds_anyone]
+    rest: list[tuple[str, str, str, str | None]] = [("menu", kind, label, None) for kind, label in labels]
+    if "propose_trade" in kinds_anyone:
+        rest.append(("trade", "", t(lang, "button.trade"), "🤝"))
+    rest.append(("status", "", t(lang, "button.status"), "📋"))
+    # Up to five buttons a row, below the row of the turn's own decisions.
+    others = [ui.button(game, v, verb, label, arg=arg, emoji=emoji, row=1 + i // 5)
+              for i, (verb, arg, label, emoji) in enumerate(rest)]
+    return ui.view(*first, *others)
 
 
 def menu_select(game: int, state: State, seat: int, kind: str, lang: str) -> discord.ui.Select | None:
@@ -227,6 +232,11 @@ def menu_select(game: int, state: State, seat: int, kind: str, lang: str) -> dis
     options = []
     for action in legal_actions(state, seat):
         if action.kind != kind:
+            continue
+        if kind == "take_loan":
+            amount = edition_of(state).economy.club_loans[action.block]
+            options.append(ui.option(text(lang, f"block.{action.block}"), action.block,
+                                     description=t(lang, "menu.hint.take_loan", amount=cash(state, amount))))
             continue
         options.append(ui.option(square_name(state.edition, action.square, lang), action.square,
                                  description=menu_hint(state, kind, action.square, lang)))

@@ -86,8 +86,8 @@ async def board(interaction: discord.Interaction) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     lang = lang_of(interaction)
     file = await images.board_file(session.state, lang)
-    await interaction.followup.send(info.seat_status(session.state, session.state.current, lang), file=file,
-                                    ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+    await interaction.edit_original_response(content=info.seat_status(session.state, session.state.current, lang),
+                                             attachments=[file], allowed_mentions=discord.AllowedMentions.none())
 
 
 @turista.command(name=ls("status", "status.name"), description=ls("Cash, titles and buildings of a player",
@@ -129,8 +129,8 @@ async def property_(interaction: discord.Interaction, name: str) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     lang = lang_of(interaction)
     file = await images.deed_file(edition, square, state, lang)
-    await interaction.followup.send(info.deed_text(edition, square, state, lang), file=file, ephemeral=True,
-                                    allowed_mentions=discord.AllowedMentions.none())
+    await interaction.edit_original_response(content=info.deed_text(edition, square, state, lang), attachments=[file],
+                                             allowed_mentions=discord.AllowedMentions.none())
 
 
 @turista.command(name=ls("rules", "rules.name"), description=ls("The rules of the edition in play", "rules.desc"))

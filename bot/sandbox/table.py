@@ -299,7 +299,7 @@ class Sandbox:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, input, prompt)
 
-    async def _settle(self, quiet: float = 0.6, cap: float = 60.0) -> None:
+    async def _settle(self, quiet: float = 1.0, cap: float = 60.0) -> None:
         """Print the bot's messages as they come, until it has been quiet for `quiet` seconds."""
         start = last_change = time.monotonic()
         while time.monotonic() - last_change < max(quiet, self.args.pace * 2 + 0.3):

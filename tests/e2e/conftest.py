@@ -1,0 +1,323 @@
+"""End-to-end harness: the real bot (`python -m bot` via the fake's launcher) in its own process against a
+fake Discord on loopback, with test users clicking and typing.
+
+Every test fails if the bot logs an ERROR (discord.py only logs exceptions in handlers), if the fake saw an
+interaction answered after 3 s or anything else a real Discord would refuse.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import ids
+from bot.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Reply
+from bot.store import GameRow, Store
+from engine import State
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_SEED = 7
+
+
+@dataclass
+class BotProcess:
+    fake: FakeDiscord
+    db_path: Path
+    log_path: Path
+    env: dict[str, str]
+    process: asyncio.subprocess.Process | None = None
+    logs: list[str] = field(default_factory=list)
+
+    async def start(self) -> None:
+        syncs = self.fake.state.command_syncs
+        log_file = self.log_path.open("ab")
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.fakediscord.launch", "--api", self.fake.base_url,
+            "--gateway", self.fake.gateway_url, "--", "tests.e2e.run_bot",
+            cwd=ROOT, env=self.env, stdout=log_file, stderr=log_file,
+        )
+        log_file.close()
+        await self.fake.wait_for(lambda: self.fake.state.command_syncs > syncs and self.fake.connected,
+                                 timeout=20, what="the bot to sync its commands and connect")
+
+    async def stop(self) -> None:
+        if self.process is None or self.process.returncode is not None:
+            return
+        self.process.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(self.process.wait(), 10)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+        await self.fake.wait_for(lambda: not self.fake.connected, timeout=5, what="the bot to disconnect")
+
+    async def kill(self) -> None:
+        """Stop the process abruptly, as a crash or a deploy would."""
+        assert self.process is not None
+        self.process.kill()
+        await self.process.wait()
+        await self.fake.wait_for(lambda: not self.fake.connected, timeout=5, what="the bot to disconnect")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    guild: FakeGuild
+    channel: FakeChannel
+    other: FakeChannel
+    ana: FakeUser
+    beto: FakeUser
+    carl: FakeUser
+    dora: FakeUser
+    bot: BotProcess
+    store: Store
+
+    # -- reading the game ---------------------------------------------------------------------------
+    def row(self, channel: FakeChannel | None = None) -> GameRow | None:
+        return self.store.game_by_channel((channel or self.channel).id)
+
+    def game(self, gid: int) -> GameRow:
+        return self.store.game(gid)
+
+    def bot_messages(self, channel: FakeChannel | None = None) -> list[FakeMessage]:
+        return [m for m in self.fake.messages(channel or self.channel, include_ephemeral=False)
+                if m.author.id == self.fake.bot_user.id]
+
+    def with_verb(self, verb: str, channel: FakeChannel | None = None) -> FakeMessage | None:
+        for message in reversed(self.bot_messages(channel)):
+            if any((p := ids.parse(c)) and p.verb == verb for c in message.custom_ids()):
+                return message
+        return None
+
+    def table(self, channel: FakeChannel | None = None) -> FakeMessage | None:
+        """The live table message: the newest one with the status button (old tables lose their buttons)."""
+        return self.with_verb("status", channel)
+
+    @staticmethod
+    def custom_id(message: FakeMessage, verb: str) -> str:
+        for cid in message.custom_ids():
+            parsed = ids.parse(cid)
+            if parsed and parsed.verb == verb:
+                return cid
+        raise LookupError(f"no {verb!r} component on message {message.id}: {message.custom_ids()}")
+
+    @staticmethod
+    def custom_id_for(message: FakeMessage, verb: str, arg: str) -> str:
+        for cid in message.custom_ids():
+            parsed = ids.parse(cid)
+            if parsed and parsed.verb == verb and parsed.arg == arg:
+                return cid
+        raise LookupError(f"no {verb}:{arg} component on message {message.id}: {message.custom_ids()}")
+
+    @staticmethod
+    def version_of(message: FakeMessage) -> int:
+        parsed = [ids.parse(c) for c in message.custom_ids()]
+        return max(p.version for p in parsed if p)
+
+    async def settled(self, gid: int, channel: FakeChannel | None = None, timeout: float = 15.0) -> State:
+        """Wait until the game waits for a person and the messages show the latest version."""
+        channel = channel or self.channel
+
+        def ready() -> State | None:
+            row = self.store.game(gid)
+            st = row.state
+            if st is None:
+                return None
+            if st.phase == "over":
+                announced = any(a.filename == "summary.png" for m in self.bot_messages(channel) for a in m.attachments)
+                return st if announced else None
+            people = [s for s in st.seat_to_act() if not st.seats[s].computer]
+            if st.trade is not None and not st.seats[st.trade.target].computer:
+                people.append(st.trade.target)
+            if not people:
+                return None
+            if st.auction is not None and any(st.seats[s].computer and s != st.auction.bidder
+                                              for s in st.auction.active):
+                return None  # a computer still has to bid or withdraw
+            table = self.table(channel)
+            if table is None or self.version_of(table) != st.version:
+                return None
+            if st.auction is not None:
+                auction = self.with_verb("pass_bid", channel)
+                if auction is None or self.version_of(auction) != st.version:
+                    return None
+            if st.trade is not None:
+                offer = self.with_verb("accept_trade", channel)
+                if offer is None or self.version_of(offer) != st.version:
+                    return None
+            return st
+
+        return await self.fake.wait_for(ready, timeout, f"game {gid} to wait for a person")
+
+    def user_of(self, gid: int, seat: int) -> FakeUser:
+        row = self.store.game(gid)
+        user_id = next(s.user_id for s in row.seats if s.seat == seat)
+        return self.fake.state.users[user_id]
+
+    @staticmethod
+    async def eventually(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "a condition") -> Any:
+        """Poll `predicate` (for things only the database shows, which the fake is not told about)."""
+        async with asyncio.timeout(timeout):
+            while not (result := predicate()):
+                await asyncio.sleep(0.02)
+        if not result:
+            raise AssertionError(f"never happened: {what}")
+        return result
+
+    # -- acting ---------------------------------------------------------------------------------------
+    async def click(self, user: FakeUser, message: FakeMessage, verb: str) -> Reply:
+        reply = await self.fake.click(user, message, self.custom_id(message, verb))
+        return await reply.wait()
+
+    async def act(self, gid: int, user: FakeUser, message: FakeMessage, verb: str) -> Reply:
+        """Click a button that plays a move, and wait until the move is recorded (a deferred click is
+        acknowledged before the bot has applied it)."""
+        before = self.store.game(gid).version
+        reply = await self.click(user, message, verb)
+        assert reply.response_type == 6, f"{verb}: {reply.content}"
+        try:
+            await self.fake.wait_for(lambda: self.store.game(gid).version > before or reply.followups, timeout=10,
+                                     what=f"the {verb} of game {gid} to be applied")
+        except TimeoutError:
+            recent = [(m.id, m.content[-120:], m.custom_ids()) for m in self.fake.messages(message.channel)[-3:]]
+            raise AssertionError(f"{verb} not applied: version {self.store.game(gid).version}, {recent}") from None
+        assert not reply.followups, reply.followups[0].content
+        return reply
+
+    async def slash(self, who: FakeUser, command: str, channel: FakeChannel | None = None,
+                    **options: Any) -> Reply:
+        reply = await self.fake.slash(who, channel or self.channel, command, options=options)
+        return await reply.wait()
+
+    async def open_table(self, host: FakeUser, guests: list[FakeUser], computers: int = 0,
+                         channel: FakeChannel | None = None, **options: Any) -> int:
+        """`/turista new`, the guests press Join, computers are added; returns the game id (not started)."""
+        channel = channel or self.channel
+        reply = await self.slash(host, "turista new", channel, **options)
+        assert reply.message is not None and not reply.ephemeral, reply.content
+        lobby = reply.message
+        for guest in guests:
+            answer = await self.click(guest, lobby, "join")
+            assert answer.response_type == 7, answer.content
+        for _ in range(computers):
+            await self.click(host, lobby, "addbot")
+        row = self.row(channel)
+        assert row is not None and row.status == "lobby"
+        return row.id
+
+    async def start(self, gid: int, host: FakeUser, channel: FakeChannel | None = None) -> State:
+        channel = channel or self.channel
+        lobby = next(m for m in reversed(self.bot_messages(channel)) if self.custom_id_or_none(m, "start"))
+        await self.click(host, lobby, "start")
+        return await self.settled(gid, channel)
+
+    def custom_id_or_none(self, message: FakeMessage, verb: str) -> str | None:
+        try:
+            return self.custom_id(message, verb)
+        except LookupError:
+            return None
+
+    async def play_turn_step(self, gid: int, st: State, channel: FakeChannel | None = None,
+                             buy: Callable[[State], bool] = lambda st: True) -> None:
+        """One decision of whichever person the game waits for, as a cautious player makes it."""
+        channel = channel or self.channel
+        if st.trade is not None and not st.seats[st.trade.target].computer:
+            offer = self.with_verb("reject_trade", channel)
+            assert offer is not None
+            await self.act(gid, self.user_of(gid, st.trade.target), offer, "reject_trade")
+            return
+        if st.debts:
+            debtor = st.debts[0].debtor
+            await self.act(gid, self.user_of(gid, debtor), self.table(channel), "bankrupt")  # type: ignore[arg-type]
+            return
+        if st.auction is not None:
+            auction = self.with_verb("pass_bid", channel)
+            assert auction is not None
+            seat = next(s for s in st.auction.active if not st.seats[s].computer and s != st.auction.bidder)
+            await self.act(gid, self.user_of(gid, seat), auction, "pass_bid")
+            return
+        table = self.table(channel)
+        assert table is not None
+        user = self.user_of(gid, st.current)
+        verbs = {p.verb for p in (ids.parse(c) for c in table.custom_ids()) if p}
+        disabled = {ids.parse(c["custom_id"]).verb for c in table.all_components()  # type: ignore[union-attr]
+                    if c.get("disabled") and "custom_id" in c}
+        if "buy" in verbs and "buy" not in disabled and buy(st):
+            verb = "buy"
+        elif "decline" in verbs:
+            verb = "decline"
+        elif "pay_fine" in verbs:
+            verb = "pay_fine"
+        elif "roll" in verbs:
+            verb = "roll"
+        else:
+            verb = "end_turn"
+        await self.act(gid, user, table, verb)
+
+    async def play_until(self, gid: int, done: Callable[[State], bool], channel: FakeChannel | None = None,
+                         steps: int = 2000, timers: bool = False, **kwargs: Any) -> State:
+        """Play cautious moves until `done`. With `timers`, a click that a timer beat to it (answered
+        "outdated") is simply made again on the new table, as a person would."""
+        for _ in range(steps):
+            st = await self.settled(gid, channel)
+            if done(st) or st.phase == "over":
+                return st
+            try:
+                await self.play_turn_step(gid, st, channel, **kwargs)
+            except AssertionError as error:
+                if not (timers and "vigente" in str(error)):
+                    raise
+        raise AssertionError(f"the condition was not reached in {steps} steps")
+
+
+def _env(db_path: Path, extra: dict[str, str]) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TURISTA_", "DISCORD_"))}
+    env.update({
+        "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "fake-token", "TURISTA_DB": str(db_path),
+        "TURISTA_TEST_FAST": "1", "TURISTA_SEED": str(DEFAULT_SEED), "TURISTA_AUCTION_QUIET": "30",
+        "TURISTA_LOG_LEVEL": "INFO",
+    })
+    env.update(extra)
+    return env
+
+
+@pytest.fixture
+def bot_env() -> dict[str, str]:
+    """Override in a test module (or parametrize) to change the bot's environment."""
+    return {}
+
+
+@pytest.fixture
+async def world(tmp_path: Path, bot_env: dict[str, str]) -> AsyncIterator[World]:
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Mesa de pruebas", channels=("mesa", "otra"))
+        ana = fake.add_user("Ana", guild, locale="es-MX")
+        beto = fake.add_user("Beto @everyone", guild, locale="es-ES")
+        carl = fake.add_user("Carl", guild, locale="en-US")
+        dora = fake.add_user("Dora", guild, locale="es-MX")
+        db_path = tmp_path / "turista.db"
+        process = BotProcess(fake, db_path, tmp_path / "bot.log", _env(db_path, bot_env))
+        await process.start()
+        store = Store(db_path)
+        world = World(fake, guild, guild.channel("mesa"), guild.channel("otra"), ana, beto, carl, dora, process,
+                      store)
+        try:
+            yield world
+        finally:
+            await process.stop()
+            store.close()
+        log = process.log()
+        errors = [line for line in log.splitlines() if " ERROR " in line or "Traceback" in line]
+        assert not errors, log[-6000:]
+        assert fake.errors == [], "\n".join(map(str, fake.errors))

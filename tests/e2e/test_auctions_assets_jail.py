@@ -1,0 +1,91 @@
+"""Auctions with several bidders, titles managed with menus and commands, jail, debts and bankruptcy."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import World
+
+
+def human_turn(phase: str):  # noqa: ANN201 - a predicate for play_until
+    return lambda st: st.phase == phase and not st.seats[st.current].computer and not st.debts
+
+
+async def test_auction_with_several_bidders(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto, world.dora])
+    await world.start(gid, world.ana)
+    st = await world.play_until(gid, human_turn("buy"), buy=lambda st: False)
+    square = st.seats[st.current].pos
+    decliner = world.user_of(gid, st.current)
+    await world.act(gid, decliner, world.table(), "decline")  # type: ignore[arg-type]
+    st = await world.settled(gid)
+    assert st.auction is not None and st.auction.square == square
+    auction = world.with_verb("pass_bid")
+    assert auction is not None and auction.attachments[0].filename == "deed.png"
+    bidders = [world.user_of(gid, s) for s in st.auction.active]
+
+    # First bidder: the +step button; second: any amount through the modal.
+    await world.act(gid, bidders[0], auction, "bid")
+    st = await world.settled(gid)
+    assert st.auction is not None and st.auction.bidder == 0 or st.auction.bid > 0
+    first_bid = st.auction.bid
+    opened = await world.click(bidders[1], auction, "bid_custom")
+    assert opened.modal is not None
+    too_low = await (await world.fake.submit_modal(bidders[1], world.channel, opened.modal["custom_id"],
+                                                   {"amount": str(first_bid)}))
+    assert too_low.ephemeral and "mínima" in (too_low.content or "")
+    # The modal was drawn for an older version once the first bid landed: open it again on the new one.
+    opened = await world.click(bidders[1], auction, "bid_custom")
+    assert opened.modal is not None
+    raised = await (await world.fake.submit_modal(bidders[1], world.channel, opened.modal["custom_id"],
+                                                  {"amount": f"${first_bid + 2500:,}"}))
+    assert raised.response_type == 6
+    await world.fake.wait_for(lambda: (world.game(gid).state.auction or st.auction).bid == first_bid + 2500,
+                              what="the modal bid")
+    st = await world.settled(gid)
+    assert st.auction is not None
+    assert "$" in auction.content and st.seats[st.auction.bidder].name in auction.content
+    # Everybody else withdraws: the highest bidder wins at once.
+    for seat in list(st.auction.active):
+        if seat != st.auction.bidder:
+            await world.act(gid, world.user_of(gid, seat), auction, "pass_bid")
+            await world.settled(gid)
+    st = await world.settled(gid)
+    assert st.auction is None and st.owner[square] >= 0
+    assert st.seats[st.owner[square]].cash < 150000
+    assert not auction.custom_ids()  # the closed auction keeps its result and loses its buttons
+
+
+async def test_jail_pay_fine_and_bail(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto])
+    await world.start(gid, world.ana)
+    st = await world.play_until(gid, lambda st: human_turn("roll")(st) and st.seats[st.current].jailed, steps=3000)
+    table = world.table()
+    assert table is not None and world.custom_id_or_none(table, "pay_fine")
+    assert "deportado" in table.content
+    cash = st.seats[st.current].cash
+    user = world.user_of(gid, st.current)
+    if st.seats[st.current].jail_cards:
+        await world.act(gid, user, table, "use_card")
+    else:
+        answer = await world.slash(user, "bail")
+        await answer.wait_message()
+    after = world.game(gid).state
+    assert after is not None and not after.seats[st.current].jailed
+    assert after.seats[st.current].cash <= cash
+
+
+async def test_debt_ends_in_bankruptcy(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto])
+    await world.start(gid, world.ana)
+    st = await world.play_until(gid, lambda st: bool(st.debts), steps=5000)
+    debtor = st.debts[0].debtor
+    table = world.table()
+    assert table is not None
+    assert "💸" in table.content and world.custom_id_or_none(table, "bankrupt")
+    # Someone else cannot declare it for the debtor.
+    other = world.user_of(gid, 1 - debtor)
+    refused = await world.click(other, table, "bankrupt")
+    assert refused.ephemeral
+    await world.act(gid, world.user_of(gid, debtor), table, "bankrupt")
+    final = await world.settled(gid)
+    assert final.seats[debtor].out and final.phase == "over" and final.winner == 1 - debtor
+    assert world.game(gid).status == "finished"

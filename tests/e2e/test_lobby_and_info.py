@@ -1,0 +1,120 @@
+"""The lobby by commands, the host's powers, the read-only commands, localisation and ending a game."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import World
+
+
+async def test_commands_are_registered_in_spanish_and_english(world: World) -> None:
+    commands = {c["name"]: c for c in world.fake.commands()}
+    expected = {"turista", "roll", "buy", "decline", "bid", "build", "sell", "mortgage", "unmortgage", "trade",
+                "bail", "endturn", "bankrupt"}
+    assert expected <= set(commands)
+    turista = commands["turista"]
+    subs = {o["name"]: o for o in turista["options"]}
+    assert {"new", "join", "leave", "start", "addbot", "kick", "end", "board", "status", "property", "rules",
+            "settings", "help"} <= set(subs)
+    assert subs["new"]["name_localizations"]["es-ES"] == "nueva"
+    assert subs["new"]["description_localizations"]["es-419"] == "Abre una mesa nueva en este canal"
+    assert commands["roll"]["name_localizations"]["es-419"] == "tirar"
+    assert commands["roll"]["description_localizations"]["en-US"] == "Roll the dice"
+    build = {o["name"]: o for o in commands["build"]["options"]}
+    assert build["property"]["autocomplete"] and build["property"]["name_localizations"]["es-ES"] == "titulo"
+
+
+async def test_lobby_by_commands_and_host_powers(world: World) -> None:
+    opened = await world.slash(world.ana, "turista new", edition="mundial")
+    assert opened.message is not None and "moderna" in opened.content
+    lobby = opened.message
+    joined = await world.slash(world.beto, "turista join")
+    assert joined.ephemeral and "Beto @everyone" in lobby.content
+    again = await world.slash(world.beto, "turista join")
+    assert again.ephemeral and "Ya estás" in (again.content or "")
+    await world.slash(world.ana, "turista addbot", level="hard")
+    assert "difícil" in lobby.content
+    refused = await world.click(world.beto, lobby, "dropbot")
+    assert refused.ephemeral and "anfitrión" in (refused.content or "")
+    await world.click(world.ana, lobby, "dropbot")
+    assert "difícil" not in lobby.content and world.custom_id_or_none(lobby, "dropbot") is None
+    await world.slash(world.ana, "turista addbot", level="hard")
+    await world.slash(world.dora, "turista join")
+    await world.slash(world.dora, "turista leave")
+    assert "Dora" not in lobby.content
+
+    # Only the host (or a channel manager) starts, kicks and ends.
+    refused = await world.slash(world.beto, "turista kick", user=world.ana)
+    assert refused.ephemeral and "anfitrión" in (refused.content or "")
+    refused = await world.slash(world.beto, "turista start")
+    assert refused.ephemeral and "anfitrión" in (refused.content or "")
+    summary = await world.slash(world.beto, "turista settings")
+    assert summary.ephemeral and not (summary.message and summary.message.custom_ids())
+    editable = await world.slash(world.ana, "turista settings")
+    assert editable.message is not None and len(editable.message.custom_ids()) == 5
+    rules = next(c for c in editable.message.custom_ids() if c.endswith(":set:rules"))
+    await (await world.fake.select(world.ana, editable.message, rules, ["free_parking_pot", "auction_on_decline"]))
+    row = world.row()
+    assert row is not None and row.settings["free_parking_pot"] is True and row.settings["staggered_start"] is False
+    assert "Bote en el descanso" in lobby.content
+    kicked = await world.slash(world.ana, "turista kick", user=world.beto)
+    assert kicked.ephemeral and "Beto" not in lobby.content.split("Jugadores")[1].split("\n\n")[0]
+    await world.click(world.beto, lobby, "join")
+
+    started = await world.slash(world.ana, "turista start")
+    assert started.response_type == 5
+    gid = row.id
+    st = await world.settled(gid)
+    assert st.edition == "mundial" and st.settings.free_parking_pot
+    assert not lobby.custom_ids()  # the lobby keeps its text and loses its buttons
+
+    # Read-only commands answer privately, in the asker's language.
+    board = await world.slash(world.beto, "turista board")
+    message = await board.wait_message()
+    assert board.ephemeral and message.attachments[0].filename == "board.png"
+    status = await world.slash(world.carl, "turista status")
+    assert status.ephemeral and "not playing" in (status.content or "")
+    status = await world.slash(world.carl, "turista status", user=world.ana)
+    assert status.ephemeral and "Cash" in (status.content or "")
+    choices = await world.fake.autocomplete(world.ana, world.channel, "turista property", focused="name", value="arg")
+    assert choices and {c["name"] for c in choices} == {"Argentina", "Argelia"}
+    deed = await world.slash(world.ana, "turista property", name=choices[0]["value"])
+    message = await deed.wait_message()
+    assert message.attachments[0].filename == "deed.png" and "Precio" in message.content
+    unknown = await world.slash(world.ana, "turista property", name="Atlántida")
+    assert unknown.ephemeral and "No encuentro" in (unknown.content or "")
+    rules_text = await world.slash(world.carl, "turista rules")
+    assert rules_text.ephemeral and "Everyone starts with $1,500" in (rules_text.content or "")
+    help_text = await world.slash(world.dora, "turista help")
+    assert help_text.ephemeral and "/turista new" in (help_text.content or "")
+
+    # The host ends the game: the table loses its buttons and the channel is free again.
+    refused = await world.slash(world.beto, "turista end")
+    assert refused.ephemeral
+    table = world.table()
+    assert table is not None
+    await world.slash(world.ana, "turista end")
+    await world.fake.wait_for(lambda: not table.custom_ids(), what="the table to lose its buttons")
+    assert world.game(gid).status == "abandoned"
+    history = await world.slash(world.ana, "turista history")
+    assert history.ephemeral and f"#{gid}" in (history.content or "")
+    again = await world.slash(world.dora, "turista new")
+    assert not again.ephemeral
+    await world.eventually(lambda: (world.row() or row).table_message_id is not None, what="the new lobby")
+
+
+async def test_mentions_in_names_never_ping(world: World) -> None:
+    gid = await world.open_table(world.beto, [world.ana])
+    await world.start(gid, world.beto)
+    for message in world.bot_messages():
+        mentions = message.allowed_mentions or {}
+        assert mentions.get("parse", []) == [], (message.content, mentions)
+        assert "everyone" not in str(mentions.get("parse", []))
+
+
+async def test_leaving_a_game_in_play_asks_first(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto])
+    await world.start(gid, world.ana)
+    asked = await world.slash(world.beto, "turista leave")
+    assert asked.ephemeral and asked.message is not None and "Seguro" in asked.content
+    await world.act(gid, world.beto, asked.message, "withdraw")
+    final = await world.settled(gid)
+    assert final.phase == "over" and final.seats[1].out and final.winner == 0

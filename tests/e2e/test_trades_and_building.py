@@ -1,0 +1,144 @@
+"""Trades through the builder (accepted, rejected, countered), then building, selling and mortgages."""
+
+from __future__ import annotations
+
+from bot.fakediscord import FakeMessage, FakeUser
+from engine import State, edition_of
+from tests.e2e.conftest import World
+
+
+def tradable_block(st: State) -> tuple[str, int, list[int]] | None:
+    """A block split between the two people, none of it the bank's: (block, taker, squares to get)."""
+    ed = edition_of(st)
+    for block, squares in ed.blocks.items():
+        owners = {st.owner[i] for i in squares}
+        if -1 in owners or len(owners) != 2 or any(st.level[i] or st.mortgaged[i] for i in squares):
+            continue
+        taker = st.current
+        if taker not in owners:
+            continue
+        return block, taker, [i for i in squares if st.owner[i] != taker]
+    return None
+
+
+async def open_builder(world: World, gid: int, user: FakeUser, target: FakeUser) -> FakeMessage:
+    table = world.table()
+    assert table is not None
+    picker = await world.click(user, table, "trade")
+    assert picker.ephemeral and picker.message is not None
+    row = world.game(gid)
+    target_seat = row.seat_of(target.id)
+    builder = await (await world.fake.select(user, picker.message, picker.message.custom_ids()[0], [str(target_seat)]))
+    assert builder.response_type == 7
+    assert picker.message.custom_ids()  # the same private message now holds the builder
+    return picker.message
+
+
+async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto])
+    await world.start(gid, world.ana)
+    # Buy while keeping a reserve, so there is money left to build.
+    st = await world.play_until(gid, lambda st: st.phase == "end" and tradable_block(st) is not None, steps=3000,
+                                buy=lambda st: st.seats[st.current].cash > 90000)
+    found = tradable_block(st)
+    assert found is not None
+    block, taker, wanted = found
+    me = world.user_of(gid, taker)
+    them = world.user_of(gid, 1 - taker)
+
+    # 1. A first offer asks too much and is rejected.
+    builder = await open_builder(world, gid, me, them)
+    take = next(c for c in builder.custom_ids() if ":trade_take:" in c)
+    await (await world.fake.select(me, builder, take, [str(i) for i in wanted]))
+    money = await world.click(me, builder, "trade_money")
+    assert money.modal is not None
+    bad = await (await world.fake.submit_modal(me, world.channel, money.modal["custom_id"],
+                                               {"give_cash": "-100", "take_cash": "0"}))
+    assert bad.ephemeral and "número" in (bad.content or "")
+    await (await world.fake.submit_modal(me, world.channel, money.modal["custom_id"],
+                                         {"give_cash": "0", "take_cash": "1,000"}))
+    await world.act(gid, me, builder, "trade_send")
+    st = await world.settled(gid)
+    assert st.trade is not None and st.trade.take.cash == 1000
+    offer = world.with_verb("accept_trade")
+    assert offer is not None and "🤝" in offer.content
+    assert offer.allowed_mentions is not None, offer
+    assert [int(u) for u in offer.allowed_mentions.get("users", [])] == [them.id], offer.allowed_mentions
+    # Only the receiver answers; a bystander is refused.
+    refused = await world.click(world.dora, offer, "accept_trade")
+    assert refused.ephemeral
+    await world.act(gid, them, offer, "reject_trade")
+    st = await world.settled(gid)
+    assert st.trade is None and not offer.custom_ids()
+
+    # 2. A second offer is countered by the receiver, and the counter is accepted.
+    builder = await open_builder(world, gid, me, them)
+    take = next(c for c in builder.custom_ids() if ":trade_take:" in c)
+    await (await world.fake.select(me, builder, take, [str(i) for i in wanted]))
+    await world.act(gid, me, builder, "trade_send")
+    st = await world.settled(gid)
+    offer = world.with_verb("counter")
+    assert offer is not None
+    countered = await world.click(them, offer, "counter")
+    assert countered.ephemeral and countered.message is not None
+    money = await world.click(them, countered.message, "trade_money")
+    assert money.modal is not None
+    await (await world.fake.submit_modal(them, world.channel, money.modal["custom_id"], {"take_cash": "500"}))
+    await world.act(gid, them, countered.message, "trade_send")
+    # A counter-offer is two moves: the first offer is turned down, then the new one is made.
+    await world.fake.wait_for(lambda: (world.game(gid).state.trade or st.trade).proposer == 1 - taker,
+                              what="the counter-offer")
+    st = await world.settled(gid)
+    assert st.trade is not None and st.trade.proposer == 1 - taker and st.trade.give.titles == tuple(sorted(wanted))
+    offer = world.with_verb("accept_trade")
+    assert offer is not None
+    await world.act(gid, me, offer, "accept_trade")
+    st = await world.settled(gid)
+    ed = edition_of(st)
+    squares = list(ed.blocks[block])
+    assert all(st.owner[i] == taker for i in squares)
+
+    # Build… opens a private menu of where building is possible; picking builds one.
+    table = world.table()
+    assert table is not None
+    menu = await world.fake.click(me, table, world.custom_id_for(table, "menu", "build"))
+    await menu.wait()
+    assert menu.ephemeral and menu.message is not None
+    options = [o["value"] for o in menu.message.component(type=3)["options"]]
+    assert set(map(int, options)) <= set(squares)
+    picked = await (await world.fake.select(me, menu.message, menu.message.custom_ids()[0], [options[0]]))
+    assert picked.response_type == 6
+    await world.fake.wait_for(lambda: world.game(gid).state.level[int(options[0])] == 1, what="a building")
+
+    # /build with autocomplete and a count builds evenly across the block.
+    choices = await world.fake.autocomplete(me, world.channel, "build", focused="property")
+    assert choices and {int(c["value"]) for c in choices} <= set(squares), (choices, squares)
+    answer = await world.slash(me, "build", property=choices[0]["value"], count=2)
+    await answer.wait_message()
+    levels = [world.game(gid).state.level[i] for i in squares]
+    assert sum(levels) == 3 and max(levels) - min(levels) <= 1
+
+    # /sell by name until the block is empty again.
+    for _ in range(3):
+        st = world.game(gid).state
+        highest = max(squares, key=lambda i: st.level[i])
+        answer = await world.slash(me, "sell", property=str(highest))
+        await answer.wait_message()
+    assert all(world.game(gid).state.level[i] == 0 for i in squares)
+
+    # Mortgage… from the table's menu, then /unmortgage by its name with autocomplete.
+    table = world.table()
+    assert table is not None
+    menu = await world.fake.click(me, table, world.custom_id_for(table, "menu", "mortgage"))
+    await menu.wait()
+    assert menu.message is not None
+    square = next(o["value"] for o in menu.message.component(type=3)["options"] if int(o["value"]) in squares)
+    await (await world.fake.select(me, menu.message, menu.message.custom_ids()[0], [square]))
+    await world.fake.wait_for(lambda: world.game(gid).state.mortgaged[int(square)], what="a mortgage")
+    choices = await world.fake.autocomplete(me, world.channel, "unmortgage", focused="property")
+    assert square in [c["value"] for c in choices]
+    name = next(c["name"] for c in choices if c["value"] == square)
+    answer = await world.slash(me, "unmortgage", property=name)
+    message = await answer.wait_message()
+    assert "⚠️" not in message.content
+    assert not world.game(gid).state.mortgaged[int(square)]

@@ -1,0 +1,146 @@
+"""Fast checks of the bot's pieces that need no Discord: ids, numbers, config, texts, computer moves."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot import ids, ui
+from bot.computer import fallback
+from bot.config import load_config
+from bot.i18n import CatalogueTranslator
+from bot.trades import parse_amount
+from engine import Action, apply_inplace, edition_of, new_game, refusal
+from engine.i18n import catalogue
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_custom_ids_round_trip_and_fit_discord_limits() -> None:
+    cid = ids.make(123456789, 4321, "trade_money_set", 5)
+    assert cid == "turista:123456789:4321:trade_money_set:5"
+    assert ids.parse(cid) == ids.ComponentId(123456789, 4321, "trade_money_set", "5")
+    assert ids.parse("turista:1:0:join") == ids.ComponentId(1, 0, "join", "")
+    assert len(ids.make(2**53, 10**9, "trade_money_set", 10**9)) <= 100
+    for bad in ("", "turista:x:1:roll", "other:1:1:roll", "turista:1:1:Roll", "turista:1:1:roll:<@1>"):
+        assert ids.parse(bad) is None
+
+
+@pytest.mark.parametrize(("raw", "value"), [("1500", 1500), ("$1,500", 1500), (" 20 000 ", 20000), ("", 0)])
+def test_amounts_as_people_type_them(raw: str, value: int) -> None:
+    assert parse_amount(raw) == value
+
+
+@pytest.mark.parametrize("raw", ["-5", "1e9", "abc", "12.5", "10000000000", "<@123>"])
+def test_amounts_refused(raw: str) -> None:
+    with pytest.raises(ValueError):
+        parse_amount(raw)
+
+
+def test_config_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for key in list(os.environ):
+        if key.startswith(("TURISTA_", "DISCORD_")):
+            monkeypatch.delenv(key)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nTURISTA_DB=games.db\nTURISTA_DEV_GUILD=42\n")
+    config = load_config()
+    assert config.token == "abc" and config.db_path == Path("games.db") and config.dev_guild == 42
+    assert config.pace > 0 and config.minute == 60
+    monkeypatch.setenv("TURISTA_TEST_FAST", "1")
+    monkeypatch.setenv("DISCORD_TOKEN", "from-env")
+    config = load_config()
+    assert config.pace == 0 and config.token == "from-env"
+
+
+def test_without_a_token_the_bot_explains_and_exits_2(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TURISTA_", "DISCORD_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2
+    guide = done.stderr
+    for needed in ("discord.com/developers/applications", "applications.commands", "DISCORD_TOKEN", ".env",
+                   "permissions="):
+        assert needed in guide
+
+
+def test_every_bot_text_exists_in_both_languages() -> None:
+    used: set[str] = set()
+    for path in (ROOT / "bot").rglob("*.py"):
+        if "fakediscord" in path.parts or "store" in path.parts:
+            continue
+        used |= set(re.findall(r"\bt\((?:self\.)?lang[^,]*, \"([a-z_.]+)\"", path.read_text()))
+    assert used
+    for lang in ("es", "en"):
+        texts = catalogue(lang)
+        missing = sorted(k for k in used if f"bot.{k}" not in texts)
+        assert not missing, (lang, missing)
+    es = {k for k in catalogue("es") if k.startswith("bot.") and not k.startswith("bot.cmd.")}
+    en = {k for k in catalogue("en") if k.startswith("bot.") and not k.startswith("bot.cmd.")}
+    assert es == en
+
+
+def test_command_names_translate_for_spanish_and_english_locales() -> None:
+    translator = CatalogueTranslator()
+    name = app_commands.locale_str("roll", key="roll.name")
+    context = app_commands.TranslationContext(app_commands.TranslationContextLocation.command_name, None)
+    assert asyncio.run(translator.translate(name, discord.Locale.spain_spanish, context)) == "tirar"
+    assert asyncio.run(translator.translate(name, discord.Locale.latin_american_spanish, context)) == "tirar"
+    assert asyncio.run(translator.translate(name, discord.Locale.french, context)) is None
+
+
+def test_fit_keeps_the_newest_lines_within_discord_limit() -> None:
+    lines = [f"line {i} " + "x" * 90 for i in range(100)]
+    text = ui.fit(lines, head="HEAD", tail="TAIL")
+    assert len(text) <= 2000 and text.startswith("HEAD") and text.endswith("TAIL") and "line 99" in text
+    assert "line 0 " not in text
+
+
+@pytest.mark.parametrize("edition", ["turismundo", "mundial", "monopolio"])
+def test_computer_fallback_only_plays_legal_moves(edition: str) -> None:
+    st, _ = new_game(edition, ["A", "B", "C"], seed=11, computers=["normal"] * 3)
+    ed = edition_of(st)
+    for _ in range(1500):
+        if st.phase == "over":
+            break
+        seats = list(st.seat_to_act())
+        if st.trade is not None:
+            seats.insert(0, st.trade.target)
+        moves = [m for m in (fallback(st, s) for s in seats) if m is not None]
+        if not moves:
+            # Only the auction's leader is left bidding: the bot's quiet timer closes it.
+            assert st.auction is not None
+            apply_inplace(st, Action(kind="close_auction"))
+            continue
+        assert refusal(st, ed, moves[0]) is None
+        apply_inplace(st, moves[0])
+    assert st.turn > 30 or st.phase == "over"
+
+
+def test_club_loan_menu_lists_the_blocks_a_member_may_borrow_for() -> None:
+    from bot.views import menu_select
+    from engine.board import club_loans
+
+    st, _ = new_game("turismundo", ["A", "B"], seed=3)
+    ed = edition_of(st)
+    if not club_loans(st, ed):
+        pytest.skip("this edition has no club loans")
+    block = next(b for b in ed.blocks if b in ed.economy.club_loans)
+    for square in ed.blocks[block]:
+        st.owner[square] = 0
+    st.seats[0].club = True
+
+    async def build() -> discord.ui.Select | None:
+        return menu_select(1, st, 0, "take_loan", "es")
+
+    select = asyncio.run(build())
+    assert select is not None and block in [o.value for o in select.options]
+    assert all(len(o.label) <= 100 for o in select.options)
