@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from engine.i18n import DEFAULT_LANGUAGE, catalogue, language_of, money, text
+from engine.i18n import DEFAULT_LANGUAGE, catalogue, language_of, text
 
 
 def t(lang: str, key: str, **params: object) -> str:
@@ -21,10 +21,6 @@ def lang_of(interaction: discord.Interaction) -> str:
 def ls(default: str, key: str) -> app_commands.locale_str:
     """A command name/description/choice whose translations are `bot.cmd.<key>` in each catalogue."""
     return app_commands.locale_str(default, key=key)
-
-
-def cash(amount: int, currency: str = "$") -> str:
-    return money(amount, currency)
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -44,4 +40,4 @@ class CatalogueTranslator(app_commands.Translator):
         return found
 
 
-__all__ = ["CatalogueTranslator", "cash", "lang_of", "ls", "t"]
+__all__ = ["CatalogueTranslator", "lang_of", "ls", "t"]

@@ -20,7 +20,6 @@ from bot.i18n import lang_of, t
 from bot.replies import refuse, say
 from bot.store import ChannelBusy, GameRow, StoreError, engine_settings
 from engine import IllegalAction, new_game
-from engine.i18n import language_of
 
 if TYPE_CHECKING:
     from bot.client import TuristaBot
@@ -100,7 +99,10 @@ async def create(interaction: discord.Interaction, edition: str, time_limit: int
     if interaction.guild_id is None or interaction.channel_id is None:
         await refuse(interaction, "guild_only")
         return
-    settings: dict[str, Any] = {"time_limit": max(0, time_limit), "turn_timeout": max(0, turn_timeout)}
+    if time_limit not in views.TIME_LIMITS or turn_timeout not in views.TURN_TIMEOUTS:
+        await refuse(interaction, "bad_number")
+        return
+    settings: dict[str, Any] = {"time_limit": time_limit, "turn_timeout": turn_timeout}
     seed = bot.config.seed if bot.config.seed is not None else random.SystemRandom().randrange(1, 2**31)
     async with bot.sessions.lock_for(interaction.channel_id):
         try:
@@ -192,6 +194,10 @@ async def add_computer(interaction: discord.Interaction, level: str, gid: int | 
 
 async def kick(interaction: discord.Interaction, user: discord.abc.User) -> None:
     bot = bot_of(interaction)
+    row = await open_row(interaction)
+    if row is not None and row.status == "active":
+        await kick_from_game(interaction, row, user)
+        return
     async with bot.sessions.lock_for(interaction.channel_id or 0):
         row = await lobby_row(interaction)
         if row is None:
@@ -205,6 +211,22 @@ async def kick(interaction: discord.Interaction, user: discord.abc.User) -> None
             return
         row = await asyncio.to_thread(bot.store.game, row.id)
         await show_lobby(interaction, row, t(lang_of(interaction), "lobby.kicked", name=player_name(user)))
+
+
+async def kick_from_game(interaction: discord.Interaction, row: GameRow, user: discord.abc.User) -> None:
+    """During a game a kicked person's seat goes on with a computer player, so the game can finish."""
+    if not may_manage(interaction, row):
+        await refuse(interaction, "not_host")
+        return
+    session = await bot_of(interaction).sessions.for_game(row.id)
+    if session is None:
+        await refuse(interaction, "no_game")
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not await session.hand_to_computer(user.id):
+        await interaction.edit_original_response(content=t(lang_of(interaction), "error.not_seated"))
+        return
+    await interaction.edit_original_response(content=t(lang_of(interaction), "lobby.kicked", name=player_name(user)))
 
 
 async def drop_computer(interaction: discord.Interaction, gid: int) -> None:
@@ -379,8 +401,3 @@ def apply_choice(settings: dict[str, Any], what: str, values: list[str]) -> None
     else:
         raise ValueError(what)
 
-
-def table_language(guild: discord.Guild | None, fallback: str | None) -> str:
-    if guild is not None:
-        return language_of(str(guild.preferred_locale))
-    return language_of(fallback)

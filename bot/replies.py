@@ -14,8 +14,8 @@ from engine.narrate import explain
 # Refusals the bot itself raises (the engine's live in `error.<code>`).
 BOT_ERRORS = frozenset({
     "outdated", "no_game", "not_a_player", "not_host", "no_lobby", "game_running", "already_seated", "table_full",
-    "not_enough_players", "not_seated", "unknown_property", "bad_number", "channel_busy", "not_in_channel",
-    "cannot_trade_with", "guild_only", "unknown_user", "no_trade_draft", "is_computer",
+    "not_enough_players", "not_seated", "unknown_property", "bad_number", "channel_busy", "cannot_trade_with",
+    "guild_only",
 })
 
 

@@ -13,6 +13,7 @@ import discord
 
 from bot import ids, lobby, trades, ui, views
 from bot.i18n import lang_of, t
+from bot.info import seat_status
 from bot.play import bot_of, perform, seated
 from bot.replies import refuse, say
 from bot.session import Session
@@ -23,6 +24,8 @@ log = logging.getLogger("turista.router")
 SIMPLE = {"roll", "buy", "decline", "end_turn", "pay_fine", "use_card", "bankrupt", "pass_bid",
           "accept_trade", "reject_trade", "cancel_trade", "withdraw"}
 LOBBY = {"join", "leave", "addbot", "dropbot", "settings", "start", "set"}
+AUCTION_VERBS = {"bid", "bid_custom", "bid_set", "pass_bid"}
+TRADE_VERBS = {"accept_trade", "reject_trade", "counter", "cancel_trade"}
 MAX_BID = 10**9
 
 
@@ -71,6 +74,10 @@ async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None
         await refuse(interaction, "no_game")
         return
     version = cid.version
+    if verb in AUCTION_VERBS:
+        session.adopt("auction", interaction.message)
+    elif verb in TRADE_VERBS:
+        session.adopt("trade", interaction.message)
     if verb in SIMPLE:
         await perform(interaction, session, lambda s: Action(kind=verb, seat=s), version=version)
     elif verb == "bid":
@@ -81,7 +88,7 @@ async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None
         amount = _modal_fields(interaction).get("amount", "")
         await _bid(interaction, session, amount, version)
     elif verb == "menu":
-        await _menu(interaction, session, cid.arg, version)
+        await _menu(interaction, session, cid.arg)
     elif verb == "pick":
         await _pick(interaction, session, cid.arg, version)
     elif verb == "status":
@@ -155,7 +162,7 @@ async def _ask_bid(interaction: discord.Interaction, session: Session, version: 
     await interaction.response.send_modal(modal)
 
 
-async def _menu(interaction: discord.Interaction, session: Session, kind: str, version: int) -> None:
+async def _menu(interaction: discord.Interaction, session: Session, kind: str) -> None:
     """Build… / Sell… / Mortgage… : the clicking person's titles where that is possible now."""
     seat = await seated(interaction, session)
     if seat is None or session.state is None:
@@ -197,8 +204,6 @@ async def _pick(interaction: discord.Interaction, session: Session, kind: str, v
 
 
 async def _status(interaction: discord.Interaction, session: Session) -> None:
-    from bot.info import seat_status
-
     seat = session.seat_of(interaction.user.id)
     if seat is None or session.state is None:
         await refuse(interaction, "not_a_player")

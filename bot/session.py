@@ -45,7 +45,7 @@ class Session:
         self.trade_message: int | None = None
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.driver: asyncio.Task[None] | None = None
-        self.warned: set[int] = set()  # versions at which the seat to act was already warned
+        self.warned = -1  # the version at which the seat to act was last warned
         self.absences: dict[int, int] = {}  # seat -> decisions in a row the clock made for it
         self.closed = False
         guild = bot.get_guild(row.guild_id)
@@ -255,16 +255,25 @@ class Session:
                 await self.channel.get_partial_message(self.trade_message).edit(
                     content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
 
+    def adopt(self, kind: str, message: discord.Message | None) -> None:
+        """After a restart the ids of the auction and trade messages are unknown until someone clicks one."""
+        if message is None or message.flags.ephemeral:
+            return
+        if kind == "auction" and self.auction_message is None:
+            self.auction_message = message.id
+        elif kind == "trade" and self.trade_message is None:
+            self.trade_message = message.id
+
     async def refresh(self) -> None:
-        """Put the table (and an open auction or trade) up again, e.g. after a restart."""
+        """Bring the table up to date after a start: a crash may have come between recording a move and
+        showing it."""
         async with self.lock:
             if self.state is None or self.closed:
                 return
-            await self._edit_table(live=True)
-            if self.state.auction is not None and self.auction_message is None:
-                await self._auction_message([])
-            if self.state.trade is not None and self.trade_message is None:
-                await self._trade_message([])
+            try:
+                await self._edit_table(live=True)
+            except discord.HTTPException as error:
+                log.warning("game %d: could not refresh the table: %s", self.gid, error)
 
     # -- computer seats ------------------------------------------------------------------------------
     def computer_move(self) -> Action | None:
@@ -396,8 +405,8 @@ class Session:
             humans = [s for s in st.seat_to_act() if not self.plays_itself(s)]
             if not humans:
                 return
-            if version not in self.warned:
-                self.warned.add(version)
+            if self.warned != version:
+                self.warned = version
                 users = [u for u in (self.user_of(s) for s in humans) if u]
                 await self.channel.send(
                     t(self.lang, "table.timeout_warning", who=" ".join(f"<@{u}>" for u in users)),
@@ -423,6 +432,20 @@ class Session:
         await asyncio.to_thread(self.bot.store.update_seat, self.gid, seat, computer=level)
         self.row.seats = await asyncio.to_thread(self.bot.store.seats, self.gid)
         self.absences.pop(seat, None)
+
+    async def hand_to_computer(self, user_id: int) -> bool:
+        """`/turista kick` in a game: a computer plays the person's seat from now on; False if not seated."""
+        async with self.lock:
+            seat = self.seat_of(user_id)
+            st = self.state
+            if seat is None or st is None:
+                return False
+            await asyncio.to_thread(self.bot.store.update_seat, self.gid, seat, user_id=None, computer="normal")
+            self.row.seats = await asyncio.to_thread(self.bot.store.seats, self.gid)
+            await self.channel.send(t(self.lang, "table.replaced_by_host", seat=views.seat_label(st, seat)),
+                                    allowed_mentions=ui.NO_MENTIONS)
+        self.after_change()
+        return True
 
     async def returned(self, user_id: int) -> None:
         """A person acted: a computer standing in for them steps aside (the lock must be held)."""
@@ -451,9 +474,7 @@ class Session:
             key = "over.row_out" if row.out else "over.row"
             lines.append(t(self.lang, key, rank=row.rank, seat=views.seat_label(st, row.seat),
                            worth=views.cash(st, row.net_worth), cash=views.cash(st, row.cash)))
-        winner = self.user_of(st.winner)
-        mentions = discord.AllowedMentions(users=[discord.Object(winner)] if winner else False)
-        kwargs: dict[str, Any] = {"allowed_mentions": mentions}
+        kwargs: dict[str, Any] = {"allowed_mentions": ui.NO_MENTIONS}
         try:
             picture = await images.summary_file(self.bot.store, self.gid, self.lang)
         except Exception:  # the standings matter more than the chart
@@ -495,6 +516,7 @@ class Sessions:
         self.loading = asyncio.Lock()
         self.locks: dict[int, asyncio.Lock] = {}
         self.closing = False  # the process is shutting down: no new computer moves or timers
+        self.background: set[asyncio.Task[None]] = set()
 
     def lock_for(self, channel_id: int) -> asyncio.Lock:
         """The one lock of a channel: its lobby and its game share it."""
@@ -529,6 +551,9 @@ class Sessions:
         return await self.for_game(row.id)
 
     def forget(self, session: Session) -> None:
+        from bot.trades import forget_game  # trades builds on sessions; this is the one way back
+
+        forget_game(session.gid)
         if self.by_game.get(session.gid) is session:
             del self.by_game[session.gid]
 
@@ -544,7 +569,13 @@ class Sessions:
                 self.by_game[row.id] = session
                 resumed.append(session)
         for session in resumed:
-            session.after_change()
+            task = asyncio.create_task(self._resume(session), name=f"turista-resume-{session.gid}")
+            self.background.add(task)
+            task.add_done_callback(self.background.discard)
+
+    async def _resume(self, session: Session) -> None:
+        await session.refresh()
+        session.after_change()
 
     async def close(self, timeout: float = 5.0) -> None:
         """Stop timers and computer players, then let the work in progress in every channel finish, so a

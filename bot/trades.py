@@ -46,7 +46,12 @@ class Draft:
         )
 
 
-DRAFTS: dict[tuple[int, int], Draft] = {}
+DRAFTS: dict[tuple[int, int], Draft] = {}  # (game, person) -> the offer they are putting together
+
+
+def forget_game(game: int) -> None:
+    for key in [k for k in DRAFTS if k[0] == game]:
+        del DRAFTS[key]
 
 
 def partners(session: Session, seat: int) -> list[int]:
@@ -104,8 +109,8 @@ async def open_builder(interaction: discord.Interaction, session: Session, targe
     draft = draft or Draft(target=target)
     DRAFTS[(session.gid, interaction.user.id)] = draft
     content, view = builder(session, seat, draft, lang)
-    if interaction.type == discord.InteractionType.component and interaction.message is not None \
-            and interaction.message.flags.ephemeral:
+    from_builder = interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit)
+    if from_builder and interaction.message is not None and interaction.message.flags.ephemeral:
         await interaction.response.edit_message(content=content, view=view)
     else:
         await say(interaction, content, view=view)

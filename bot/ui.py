@@ -60,7 +60,3 @@ def fit(lines: list[str], head: str = "", tail: str = "", limit: int = MAX_CONTE
     body = "\n".join(reversed(kept))
     return "\n".join(part for part in (head, body, tail) if part)[:limit]
 
-
-def safe_name(name: str) -> str:
-    """A player's name as shown in our texts: markdown escaped, so it cannot restyle the message."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))[:40]

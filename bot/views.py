@@ -19,7 +19,6 @@ from engine.narrate import account, square_name
 Style = discord.ButtonStyle
 MENU_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan")
 MAX_SEATS = 6
-LEVELS = ("easy", "normal", "hard")
 TIME_LIMITS = (0, 30, 45, 60, 90, 120, 180)  # minutes
 TURN_TIMEOUTS = (0, 60, 120, 300, 600)  # seconds
 TOGGLES = (
@@ -79,13 +78,16 @@ def ending_of(settings: dict[str, Any]) -> str:
     return f"turns{turns}" if f"turns{turns}" in ENDINGS else "last"
 
 
+def lobby_seat(seat: SeatRow, lang: str) -> str:
+    if seat.computer:
+        return f"🤖 {seat.name} ({t(lang, f'level.{seat.computer}')})"
+    return seat.name
+
+
 def lobby(row: GameRow, lang: str, *, closed: str = "") -> tuple[str, discord.ui.View | None]:
     edition = str(row.settings.get("edition") or row.edition)
     head = t(lang, "lobby.title", edition=text(lang, f"edition.{edition}.name"))
-    players = [
-        f"{i + 1}. {'🤖 ' + s.name + ' (' + t(lang, 'level.' + s.computer) + ')' if s.computer else s.name}"
-        for i, s in enumerate(row.seats)
-    ]
+    players = [f"{i + 1}. {lobby_seat(seat, lang)}" for i, seat in enumerate(row.seats)]
     lines = [head, t(lang, "lobby.host", host=f"<@{row.host_id}>"),
              t(lang, "lobby.players", count=len(row.seats), max=MAX_SEATS)]
     lines += players or [t(lang, "lobby.empty")]

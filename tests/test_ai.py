@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from rulekit import game, own
 
-from engine import Action, Offer, State, Trade, apply_inplace, legal_actions, load, new_game, refusal
+from engine import Action, Offer, State, Trade, apply_inplace, legal_actions, load, new_game, refusal, to_json
 from engine.ai import LEVELS, choose
-from engine.simulate import Driver
+from engine.ai.value import holdings, holdings_change
+from engine.ai.view import table
+from engine.simulate import Driver, play
 from engine.state import Auction, Debt
 
 LEVEL_NAMES = tuple(LEVELS)
@@ -48,9 +52,6 @@ def test_every_seat_asked_at_every_step_answers_legally(edition: str, players: i
 
 def test_same_seed_same_game() -> None:
     def final(seed: int) -> bytes:
-        from engine import to_json
-        from engine.simulate import play
-
         st, _ = new_game("turismundo", ["A", "B", "C"], seed=seed, computers=["normal", "facil", "normal"])
         play(st)
         return to_json(st)
@@ -313,12 +314,13 @@ def test_facil_never_proposes() -> None:
         assert choose(st, 0, "facil").kind != "propose_trade"
 
 
-def test_own_unanswered_offer_is_withdrawn_before_ending_the_turn() -> None:
+def test_waits_for_the_answer_to_its_own_offer() -> None:
     st = game()
     own(st, 1, 39)
     _offer(st, Offer(cash=1000), Offer(titles=(39,)))
     st.phase = "end"
-    assert choose(st, 0).kind == "cancel_trade"
+    assert choose(st, 0) is None
+    assert choose(st, 1) is not None
 
 
 def test_after_time_up_computers_finish_the_turn_without_trading() -> None:
@@ -332,3 +334,58 @@ def test_after_time_up_computers_finish_the_turn_without_trading() -> None:
         assert action.kind != "propose_trade"
         events = apply_inplace(st, action)
     assert [e["reason"] for e in events if e["code"] == "game_over"] == ["time_limit"]
+
+
+def test_borrows_from_the_club_to_build_only_when_two_landings_would_repay() -> None:
+    st = game()
+    st.phase = "end"
+    st.seats[0].club = True
+    st.seats[0].cash = 16_000  # too little to build and keep the reserve
+    own(st, 0, 6, 7, 9)  # morado: 45,000 buys three houses each, rent 26,000
+    assert choose(st, 0) == Action(kind="take_loan", seat=0, block="morado")
+    apply_inplace(st, choose(st, 0))
+    assert choose(st, 0).kind == "build"
+
+
+def test_no_club_loan_that_the_rent_would_not_repay() -> None:
+    st = game()
+    st.phase = "end"
+    st.seats[0].club = True
+    st.seats[0].cash = 16_000
+    own(st, 0, 1, 2, 4)  # rojo: 19,000 buys one house each, rent 1,500
+    assert choose(st, 0).kind == "end_turn"
+    assert choose(st, 0, "facil").kind == "end_turn"
+
+
+def test_buys_both_missing_titles_of_a_block_from_one_holder() -> None:
+    st = game()
+    own(st, 0, 36)
+    own(st, 1, 38, 39)
+    st.seats[0].cash = 600_000
+    st.phase = "end"
+    for version in range(80):
+        st.version = version
+        action = choose(st, 0)
+        if action.kind == "propose_trade":
+            break
+    assert action.kind == "propose_trade" and action.trade is not None
+    assert sorted(action.trade.take.titles) == [38, 39]
+    apply_inplace(st, action)
+    apply_inplace(st, choose(st, 1))
+    assert all(st.owner[j] == 0 for j in (36, 38, 39))
+
+
+def test_trade_valuation_by_groups_equals_the_whole_board_difference() -> None:
+    t = table("turismundo")
+    rnd = random.Random(1)
+    for _ in range(500):
+        owner = [rnd.choice([-1, 0, 1, 2]) if i in t.titles else -1 for i in range(40)]
+        mortgaged = [rnd.random() < 0.2 and owner[i] >= 0 for i in range(40)]
+        moved = tuple(rnd.sample(t.titles, rnd.randint(1, 3)))
+        after = list(owner)
+        for j in moved:
+            after[j] = rnd.choice([0, 1, 2])
+        for seat in (0, 1, 2):
+            for style in LEVELS.values():
+                whole = holdings(t, style, after, mortgaged, seat) - holdings(t, style, owner, mortgaged, seat)
+                assert holdings_change(t, style, owner, after, mortgaged, moved, seat) == pytest.approx(whole)

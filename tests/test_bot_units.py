@@ -49,6 +49,10 @@ def test_config_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     for key in list(os.environ):
         if key.startswith(("TURISTA_", "DISCORD_")):
             monkeypatch.delenv(key)
+    # load_dotenv writes into os.environ: registering the keys makes monkeypatch remove them afterwards.
+    for key in ("DISCORD_TOKEN", "TURISTA_DB", "TURISTA_DEV_GUILD"):
+        monkeypatch.setenv(key, "")
+        monkeypatch.delenv(key)
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nTURISTA_DB=games.db\nTURISTA_DEV_GUILD=42\n")
     config = load_config()
@@ -144,3 +148,29 @@ def test_club_loan_menu_lists_the_blocks_a_member_may_borrow_for() -> None:
     select = asyncio.run(build())
     assert select is not None and block in [o.value for o in select.options]
     assert all(len(o.label) <= 100 for o in select.options)
+
+
+def test_every_refusal_of_the_bot_has_a_text() -> None:
+    from bot.replies import BOT_ERRORS
+
+    for lang in ("es", "en"):
+        texts = catalogue(lang)
+        assert not [code for code in BOT_ERRORS if f"bot.error.{code}" not in texts], lang
+
+
+def test_house_rule_choices_fold_into_settings_and_refuse_the_rest() -> None:
+    from bot.lobby import apply_choice
+    from bot.store import engine_settings
+
+    settings: dict[str, object] = {"turn_timeout": 0}
+    apply_choice(settings, "rules", ["free_parking_pot", "deal_titles"])
+    apply_choice(settings, "ending", ["turns60"])
+    apply_choice(settings, "time_limit", ["90"])
+    apply_choice(settings, "edition", ["mundial"])
+    engine = engine_settings(settings)
+    assert engine.free_parking_pot and engine.deal_titles == 2 and not engine.auction_on_decline
+    assert engine.max_turns == 60 and engine.time_limit == 90 and settings["edition"] == "mundial"
+    for what, values in (("rules", ["everything_free"]), ("ending", ["never"]), ("time_limit", ["7"]),
+                         ("turn_timeout", ["-1"]), ("edition", ["atlantis"]), ("colour", ["red"])):
+        with pytest.raises(ValueError):
+            apply_choice(settings, what, values)

@@ -196,6 +196,7 @@ def test_cli_readable_summary() -> None:
         ["--games", "-5"],
         ["--seed", "-1"],
         ["--max-turns", "-10"],
+        ["--max-turns", "0"],
         ["--games", "many"],
         ["--jail", "forever"],
         ["--levels", "experto"],

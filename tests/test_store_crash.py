@@ -92,7 +92,11 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
             time.sleep(rng.uniform(0.0, 0.3))
         alive = proc.poll() is None
         proc.send_signal(signal.SIGKILL)
-        out, err = proc.communicate(timeout=30)
+        # Read through the same buffered pipes as readline() above (communicate() would bypass what
+        # readline() already buffered); the process is dead, so both reach their end.
+        assert proc.stdout is not None and proc.stderr is not None
+        out, err = proc.stdout.read(), proc.stderr.read()
+        proc.wait(timeout=30)
         assert alive, f"the worker stopped by itself:\n{err}"
         assert "Traceback" not in err, err
         kills += 1

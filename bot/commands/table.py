@@ -36,7 +36,7 @@ TIMEOUTS = [app_commands.Choice(name=ls(f"{s} s" if s else "no timeout", f"choic
 async def new(interaction: discord.Interaction, edition: str = "turismundo", time_limit: int = 0,
               turn_timeout: int = 0) -> None:
     if edition not in available():
-        await refuse(interaction, "bad_number")
+        await refuse(interaction, "unknown_edition", {"edition": edition})
         return
     await lobby.create(interaction, edition, time_limit, turn_timeout)
 

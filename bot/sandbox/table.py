@@ -88,7 +88,9 @@ class Sandbox:
         }
         if self.args.seed is not None:
             env["TURISTA_SEED"] = str(self.args.seed)
-        return {**os.environ, **env}
+        # The sandbox's table must not inherit a real server's settings (a dev guild, a database…).
+        blanked = {k: "" for k in os.environ if k.startswith(("TURISTA_", "DISCORD_"))}
+        return {**blanked, **env}
 
     async def _lines(self) -> AsyncIterator[str]:
         if self.args.script is not None:

@@ -41,7 +41,7 @@ class BotProcess:
         log_file = self.log_path.open("ab")
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot.fakediscord.launch", "--api", self.fake.base_url,
-            "--gateway", self.fake.gateway_url, "--", "tests.e2e.run_bot",
+            "--gateway", self.fake.gateway_url, "--", "bot",
             cwd=ROOT, env=self.env, stdout=log_file, stderr=log_file,
         )
         log_file.close()
@@ -137,13 +137,14 @@ class World:
             if st.phase == "over":
                 announced = any(a.filename == "summary.png" for m in self.bot_messages(channel) for a in m.attachments)
                 return st if announced else None
-            people = [s for s in st.seat_to_act() if not st.seats[s].computer]
-            if st.trade is not None and not st.seats[st.trade.target].computer:
+            # A seat plays itself if it is a computer's, or a computer took it over from a person.
+            machine = {s.seat for s in row.seats if s.computer} | {i for i, s in enumerate(st.seats) if s.computer}
+            people = [s for s in st.seat_to_act() if s not in machine]
+            if st.trade is not None and st.trade.target not in machine:
                 people.append(st.trade.target)
             if not people:
                 return None
-            if st.auction is not None and any(st.seats[s].computer and s != st.auction.bidder
-                                              for s in st.auction.active):
+            if st.auction is not None and any(s in machine and s != st.auction.bidder for s in st.auction.active):
                 return None  # a computer still has to bid or withdraw
             table = self.table(channel)
             if table is None or self.version_of(table) != st.version:
@@ -232,7 +233,9 @@ class World:
                              buy: Callable[[State], bool] = lambda st: True) -> None:
         """One decision of whichever person the game waits for, as a cautious player makes it."""
         channel = channel or self.channel
-        if st.trade is not None and not st.seats[st.trade.target].computer:
+        row = self.store.game(gid)
+        machine = {s.seat for s in row.seats if s.computer} | {i for i, s in enumerate(st.seats) if s.computer}
+        if st.trade is not None and st.trade.target not in machine:
             offer = self.with_verb("reject_trade", channel)
             assert offer is not None
             await self.act(gid, self.user_of(gid, st.trade.target), offer, "reject_trade")
@@ -244,7 +247,7 @@ class World:
         if st.auction is not None:
             auction = self.with_verb("pass_bid", channel)
             assert auction is not None
-            seat = next(s for s in st.auction.active if not st.seats[s].computer and s != st.auction.bidder)
+            seat = next(s for s in st.auction.active if s not in machine and s != st.auction.bidder)
             await self.act(gid, self.user_of(gid, seat), auction, "pass_bid")
             return
         table = self.table(channel)
@@ -320,4 +323,5 @@ async def world(tmp_path: Path, bot_env: dict[str, str]) -> AsyncIterator[World]
         log = process.log()
         errors = [line for line in log.splitlines() if " ERROR " in line or "Traceback" in line]
         assert not errors, log[-6000:]
+        assert process.env["DISCORD_TOKEN"] not in log, "the token was logged"
         assert fake.errors == [], "\n".join(map(str, fake.errors))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.conftest import World
 
 
@@ -12,7 +14,6 @@ async def test_full_game_to_a_winner(world: World) -> None:
     assert "Ana" in lobby.content and "Lupita" in lobby.content
     settings = await world.click(world.ana, lobby, "settings")
     assert settings.ephemeral and settings.message is not None
-    ending = world.custom_id(settings.message, "set")  # the first select is the edition
     ending = next(c for c in settings.message.custom_ids() if c.endswith(":set:ending"))
     assert ending
     await (await world.fake.select(world.ana, settings.message, ending, ["turns30"]))
@@ -33,3 +34,28 @@ async def test_full_game_to_a_winner(world: World) -> None:
     # Computer turns were played and narrated on the table, and only the last table keeps no buttons.
     assert any("Lupita" in m.content for m in world.bot_messages())
     assert world.table() is None
+    assert any(a.filename == "summary.png" for a in winner.attachments)
+    stats = await world.slash(world.beto, "turista stats")
+    # The leaderboard counts people (a computer may have won).
+    assert stats.ephemeral and "Ana" in (stats.content or "") and "Beto" in (stats.content or "")
+
+
+@pytest.mark.parametrize("edition", ["mundial", "monopolio"])
+async def test_other_editions_play_to_the_end(world: World, edition: str) -> None:
+    gid = await world.open_table(world.carl, [], computers=2, edition=edition)
+    lobby = world.with_verb("start")
+    assert lobby is not None
+    settings = await world.click(world.carl, lobby, "settings")
+    assert settings.message is not None
+    rules = next(c for c in settings.message.custom_ids() if c.endswith(":set:rules"))
+    ending = next(c for c in settings.message.custom_ids() if c.endswith(":set:ending"))
+    await (await world.fake.select(world.carl, settings.message, ending, ["turns30"]))
+    await (await world.fake.select(world.carl, settings.message, rules,
+                                   ["auction_on_decline", "free_parking_pot", "deal_titles", "staggered_start"]))
+    st = await world.start(gid, world.carl)
+    assert st.edition == edition and st.settings.deal_titles == 2 and st.settings.max_turns == 30
+    final = await world.play_until(gid, lambda st: False)
+    assert final.phase == "over"
+    # An English client gets the shared table in the server's language and its own answers in English.
+    status = await world.slash(world.carl, "turista rules")
+    assert "Everyone starts with" in (status.content or "")

@@ -118,3 +118,27 @@ async def test_leaving_a_game_in_play_asks_first(world: World) -> None:
     await world.act(gid, world.beto, asked.message, "withdraw")
     final = await world.settled(gid)
     assert final.phase == "over" and final.seats[1].out and final.winner == 0
+
+
+async def test_kicking_during_a_game_hands_the_seat_to_a_computer(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto])
+    st = await world.start(gid, world.ana)
+    beto_seat = world.game(gid).seat_of(world.beto.id)
+    refused = await world.slash(world.beto, "turista kick", user=world.ana)
+    assert refused.ephemeral and "anfitrión" in (refused.content or "")
+    kicked = await world.slash(world.ana, "turista kick", user=world.beto)
+    await kicked.wait_message()
+    row = world.game(gid)
+    assert row.seats[beto_seat].user_id is None and row.seats[beto_seat].computer == "normal"
+    table = world.table()
+    assert table is not None
+    refused = await world.click(world.beto, table, "status")
+    assert refused.ephemeral and "No estás jugando" in (refused.content or "")
+    # The computer now plays Beto's turns: Ana's turns keep coming back to her.
+    turn = st.turn
+    for _ in range(40):
+        st = await world.settled(gid)
+        if st.turn >= turn + 4 or st.phase == "over":
+            break
+        await world.play_turn_step(gid, st)
+    assert st.turn >= turn + 4 or st.phase == "over"

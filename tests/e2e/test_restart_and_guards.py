@@ -92,3 +92,27 @@ async def test_two_channels_play_at_once(world: World) -> None:
     # Each channel's table only ever showed its own players.
     assert all("Carl" not in m.content for m in world.bot_messages(world.channel))
     assert all("Ana" not in m.content for m in world.bot_messages(world.other))
+
+
+async def test_restart_during_an_auction_and_a_trade_offer(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto, world.dora])
+    await world.start(gid, world.ana)
+    st = await world.play_until(gid, lambda st: st.phase == "buy" and not st.debts, buy=lambda st: False)
+    await world.act(gid, world.user_of(gid, st.current), world.table(), "decline")  # type: ignore[arg-type]
+    st = await world.settled(gid)
+    auction = world.with_verb("pass_bid")
+    assert st.auction is not None and auction is not None
+
+    await world.bot.kill()
+    await world.bot.start()
+
+    bidder = world.user_of(gid, st.auction.active[0])
+    await world.act(gid, bidder, auction, "bid")
+    st = await world.settled(gid)
+    # The auction message from before the restart is the one that shows the new bid.
+    assert st.auction is not None and st.auction.bid > 0 and world.version_of(auction) == st.version
+    for seat in list(st.auction.active):
+        if seat != st.auction.bidder:
+            await world.act(gid, world.user_of(gid, seat), auction, "pass_bid")
+            st = await world.settled(gid)
+    assert st.auction is None and not auction.custom_ids()

@@ -55,8 +55,9 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     bad = await (await world.fake.submit_modal(me, world.channel, money.modal["custom_id"],
                                                {"give_cash": "-100", "take_cash": "0"}))
     assert bad.ephemeral and "número" in (bad.content or "")
-    await (await world.fake.submit_modal(me, world.channel, money.modal["custom_id"],
-                                         {"give_cash": "0", "take_cash": "1,000"}))
+    edited = await (await world.fake.submit_modal(me, world.channel, money.modal["custom_id"],
+                                                  {"give_cash": "0", "take_cash": "1,000"}))
+    assert edited.response_type == 7 and "$1,000" in builder.content  # the builder itself shows the cash
     await world.act(gid, me, builder, "trade_send")
     st = await world.settled(gid)
     assert st.trade is not None and st.trade.take.cash == 1000
