@@ -146,6 +146,8 @@ def prompt(state: State, seats: list[SeatRow], lang: str) -> str:
     if state.auction is not None:
         return t(lang, "table.auction", square=square_name(state.edition, state.auction.square, lang))
     seat = state.current
+    if state.seats[seat].computer:
+        return t(lang, "table.thinking", who=state.seats[seat].name)
     who = mention(seats, seat) or seat_label(state, seat)
     if state.phase == "buy":
         pos = state.seats[seat].pos
@@ -189,16 +191,19 @@ def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
     first: list[discord.ui.Item] = []
     if state.debts:
         debtor = state.debts[0].debtor
-        mine = {a.kind for a in legal.get(debtor, [])}
+        # A computer settles its own debts: nobody gets buttons for them.
+        mine = set() if state.seats[debtor].computer else {a.kind for a in legal.get(debtor, [])}
         for kind in ("sell", "mortgage", "sell_title"):
             if kind in mine:
                 first.append(ui.button(game, v, "menu", t(lang, f"button.{kind}"), arg=kind, row=0))
         if "propose_trade" in mine:
             first.append(ui.button(game, v, "trade", t(lang, "button.trade"), emoji="🤝", row=0))
-        first.append(ui.button(game, v, "bankrupt", t(lang, "button.bankrupt"), style=Style.danger, emoji="💸",
-                               row=0))
+        if not state.seats[debtor].computer:
+            first.append(ui.button(game, v, "bankrupt", t(lang, "button.bankrupt"), style=Style.danger, emoji="💸",
+                                   row=0))
         return ui.view(*first, ui.button(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
-    if state.auction is None:
+    # A computer's own decisions get no buttons: it plays them itself, at a human pace.
+    if state.auction is None and not state.seats[state.current].computer:
         current = {a.kind for a in legal.get(state.current, [])}
         seat = state.seats[state.current]
         if "roll" in current:

@@ -13,13 +13,14 @@ from bot.play import bot_of, channel_session
 from bot.replies import refuse, say
 from bot.views import TIME_LIMITS, TURN_TIMEOUTS
 from engine import available
+from engine.ai.levels import DEFAULT_LEVEL
+from engine.ai.levels import LEVELS as COMPUTER_LEVELS
 
 turista = app_commands.Group(name=ls("turista", "turista.name"),
                              description=ls("Play Turista Mundial in this channel", "turista.desc"), guild_only=True)
 
 EDITIONS = [app_commands.Choice(name=ls(e, f"choice.edition.{e}"), value=e) for e in available()]
-LEVELS = [app_commands.Choice(name=ls(level, f"choice.level.{level}"), value=level)
-          for level in ("easy", "normal", "hard")]
+LEVELS = [app_commands.Choice(name=ls(level, f"choice.level.{level}"), value=level) for level in COMPUTER_LEVELS]
 LIMITS = [app_commands.Choice(name=ls(f"{m} min" if m else "no limit", f"choice.minutes.{m}"), value=m)
           for m in TIME_LIMITS]
 TIMEOUTS = [app_commands.Choice(name=ls(f"{s} s" if s else "no timeout", f"choice.seconds.{s}"), value=s)
@@ -61,8 +62,8 @@ async def start(interaction: discord.Interaction) -> None:
 @app_commands.describe(level=ls("How well it plays", "opt.level.desc"))
 @app_commands.choices(level=LEVELS)
 async def addbot(interaction: discord.Interaction, level: str = "normal") -> None:
-    if level not in ("easy", "normal", "hard"):
-        level = "normal"
+    if level not in COMPUTER_LEVELS:
+        level = DEFAULT_LEVEL
     await lobby.add_computer(interaction, level)
 
 

@@ -30,13 +30,13 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     assert joined.ephemeral and "Beto @everyone" in lobby.content
     again = await world.slash(world.beto, "turista join")
     assert again.ephemeral and "Ya estás" in (again.content or "")
-    await world.slash(world.ana, "turista addbot", level="hard")
-    assert "difícil" in lobby.content
+    await world.slash(world.ana, "turista addbot", level="facil")
+    assert "fácil" in lobby.content
     refused = await world.click(world.beto, lobby, "dropbot")
     assert refused.ephemeral and "anfitrión" in (refused.content or "")
     await world.click(world.ana, lobby, "dropbot")
-    assert "difícil" not in lobby.content and world.custom_id_or_none(lobby, "dropbot") is None
-    await world.slash(world.ana, "turista addbot", level="hard")
+    assert "fácil" not in lobby.content and world.custom_id_or_none(lobby, "dropbot") is None
+    await world.slash(world.ana, "turista addbot", level="facil")
     await world.slash(world.dora, "turista join")
     await world.slash(world.dora, "turista leave")
     assert "Dora" not in lobby.content
