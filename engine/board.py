@@ -44,7 +44,7 @@ def block_has_buildings(st: State, ed: Edition, square: int) -> bool:
 
 
 def count_owned(st: State, ed: Edition, seat: int, kind: str) -> int:
-    # Mortgaged airlines and utilities still count (seed 004 FAQ, seed 001).
+    # Mortgaged airlines and utilities still count (rules 004 FAQ, rules 001).
     return sum(1 for sq in ed.squares if sq.kind == kind and st.owner[sq.index] == seat)
 
 

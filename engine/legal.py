@@ -284,7 +284,7 @@ def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
 
 
 def _window_open(st: State, ed: Edition) -> bool:
-    """Seed 002: trading opens once every title is sold and nobody holds a whole block."""
+    """Rules 002: trading opens once every title is sold and nobody holds a whole block."""
     if any(st.owner[sq.index] == BANK for sq in ed.squares if sq.kind in TITLE_KINDS):
         return False
     return not any(board.owns_block(st, ed, s, b) for s in range(len(st.seats)) for b in ed.blocks)

@@ -124,7 +124,7 @@ def new_game(
     g.emit("game_started", edition=ed.id, seats=len(names))
     _decide_order(g)
     if s.staggered_start:
-        # Seed 001: each seat on a different corner; standing on a go-to-jail corner is no punishment.
+        # Rules 001: each seat on a different corner; standing on a go-to-jail corner is no punishment.
         corners = [sq.index for sq in ed.squares if sq.index % 10 == 0]
         for i, seat in enumerate(st.order):
             st.seats[seat].pos = corners[i % len(corners)]
@@ -156,7 +156,7 @@ def _decide_order(g: Game) -> None:
 
 
 def _deal_titles(g: Game, per_seat: int) -> None:
-    """Time-limit variant (seed 001): the titles are shuffled, each seat is dealt some and pays their price."""
+    """Time-limit variant (rules 001): the titles are shuffled, each seat is dealt some and pays their price."""
     st, ed = g.st, g.ed
     titles = [sq.index for sq in ed.squares if sq.kind in TITLE_KINDS]
     deck, st.draws = rng.shuffled(st.seed, st.draws, titles)
@@ -327,7 +327,7 @@ def _start_next_turn(g: Game) -> None:
         if not st.seats[nxt].out:
             break
     if st.trade is not None and board.trading_window(st, ed):
-        # Seed 002 trades happen on the proposer's own turn: an offer left open cannot be accepted any more.
+        # Rules 002 trades happen on the proposer's own turn: an offer left open cannot be accepted any more.
         st.trade = None
         g.emit("trade_cancelled", seat=st.current)
     st.current = nxt
@@ -621,8 +621,8 @@ def _build(g: Game, a: Action) -> None:
     supply = st.bank_hotels if hotel else st.bank_houses
     wanting = _eligible_builders(g, hotel)
     if len(wanting) > 1 and supply < len(wanting) and st.auction is None:
-        # Shortage (seeds 000, 001): several seats could build and the bank cannot serve them all.
-        # The bidding starts at the lowest building price among the seats involved (seed 001).
+        # Shortage (rules 000, 001): several seats could build and the bank cannot serve them all.
+        # The bidding starts at the lowest building price among the seats involved (rules 001).
         minimum = min(
             board.building_cost(ed.squares[i], st.level[i] + 1)
             for s in wanting
@@ -693,8 +693,8 @@ def _sell_one(g: Game, s: int, square: int) -> None:
 
 
 def _break_hotels(g: Game, block: tuple[int, ...]) -> list[tuple[int, int, int]]:
-    """The bank cannot give four houses back for a hotel: every hotel of the block goes back at once (seed 004),
-    and squares still holding houses keep at most one, so that the block stays even (seeds 000, 001).
+    """The bank cannot give four houses back for a hotel: every hotel of the block goes back at once (rules 004),
+    and squares still holding houses keep at most one, so that the block stays even (rules 000, 001).
     Returns (square, value at half its cost, buildings taken) for each square stripped."""
     st, ed = g.st, g.ed
     taken: list[tuple[int, int, int]] = []
@@ -764,7 +764,7 @@ def _accept_trade(g: Game, a: Action) -> None:
 
 
 def _hand_title(g: Game, square: int, to: int) -> None:
-    """A title changes hands; the receiver of a mortgaged one pays the 10 % at once (seeds 000, 001)."""
+    """A title changes hands; the receiver of a mortgaged one pays the 10 % at once (rules 000, 001)."""
     st = g.st
     st.owner[square] = to
     if st.mortgaged[square]:

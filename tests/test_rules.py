@@ -195,11 +195,11 @@ def test_rent_double_with_a_mortgaged_title_in_block_follows_edition() -> None:
     st = own(game(), 1, 6, 7, 9)
     st.mortgaged[9] = True
     st, ev = roll(st, 3, 4)
-    assert transfers(ev, "rent")[0]["amount"] == 3000  # seed 000: still double
+    assert transfers(ev, "rent")[0]["amount"] == 3000  # rules 000: still double
     mono = own(game("monopolio"), 1, 6, 8, 9)  # light blue block
     mono.mortgaged[9] = True
     mono, ev = roll(mono, 4, 4)
-    assert transfers(ev, "rent")[0]["amount"] == 600  # seed 003: the block counts as incomplete
+    assert transfers(ev, "rent")[0]["amount"] == 600  # rules 003: the block counts as incomplete
 
 
 def test_rent_with_buildings_is_printed_rent() -> None:
@@ -285,7 +285,7 @@ def test_hotel_after_four_returns_the_four_to_the_bank() -> None:
     houses = st.bank_houses
     st, ev = act(st, "build", square=1)
     assert st.level[1] == 5 and st.bank_houses == houses + 4 and st.bank_hotels == 11
-    assert transfers(ev, "build")[0]["amount"] == 5000  # a hotel costs one more restaurant (seed 002)
+    assert transfers(ev, "build")[0]["amount"] == 5000  # a hotel costs one more restaurant (rules 002)
 
 
 def test_sell_evenly_at_half_price() -> None:

@@ -208,7 +208,7 @@ def test_a_double_onto_deportado_ends_the_turn_and_a_double_in_jail_moves_withou
     with pytest.raises(IllegalAction):
         act(st, "roll")
     with pytest.raises(IllegalAction) as err:
-        act(st, "pay_fine")  # leaving jail waits for the next turn (seeds 001, 003)
+        act(st, "pay_fine")  # leaving jail waits for the next turn (rules 001, 003)
     assert err.value.code == "not_now"
     st, _ = step(st, "end_turn")
     st, _ = throw(st, 1, 2)
