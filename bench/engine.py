@@ -3,8 +3,8 @@
     python bench/engine.py [--games 300] [--seed 1] [--players 4]
 
 Each line: {"edition", "games_per_second", "turns_per_second", "actions_per_second", "peak_rss_mb",
-"max_state_json_bytes"}. The timed games run on one core with every seat a `normal` computer player, rates per second of this
-process's CPU time (so that other work on the machine does not distort them); the
+"max_state_json_bytes"}. The timed games run on one core with every seat a `normal` computer player,
+rates per second of this process's CPU time (so that other work on the machine does not distort them); the
 largest state is measured in separate games that encode the state after every action (encoding is not part
 of the timed loop). `peak_rss_mb` is the process's peak resident memory so far.
 """

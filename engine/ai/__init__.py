@@ -3,10 +3,11 @@
     action = choose(state, seat, level="normal", jail="short")
 
 `choose` works from any state: the seat's own turn, an open auction, a debt, a trade offer addressed to it.
-It returns None when the game waits for nothing from that seat (another seat's turn, or the seat leads the
-auction). The same state always gives the same move: the only chance used is a draw keyed on the game's seed
-and the state's version, so games replay exactly. Two levels play differently (`facil`, `normal`, see
-`engine.ai.levels`); `jail` is `short` (leave at once by card or fine) or `long` (stay, rolling for doubles).
+It returns None when the game waits for nothing from that seat: another seat's turn, the seat leads the
+auction, or its own trade offer waits for the partner's answer. The same state always gives the same move:
+the only chance used is a draw keyed on the game's seed and the state's version, so games replay exactly.
+Two levels play differently (`facil`, `normal`, see `engine.ai.levels`); `jail` is `short` (leave at once
+by card or fine) or `long` (stay, rolling for doubles).
 """
 
 from __future__ import annotations
@@ -84,11 +85,12 @@ def _jail(st: State, t: Table, seat: int, jail: str) -> Action:
     return Action(kind="roll", seat=seat)
 
 
-def _end_of_turn(st: State, t: Table, seat: int, style: Style) -> Action:
-    """Before ending the turn: withdraw an unanswered offer, lift mortgages, build (borrowing from the club
-    when that pays), propose a trade."""
+def _end_of_turn(st: State, t: Table, seat: int, style: Style) -> Action | None:
+    """Before ending the turn: lift mortgages, build (borrowing from the club when that pays), propose a
+    trade. While its own offer waits for an answer the seat waits too (None); the engine cancels an offer
+    still open when its proposer's turn ends."""
     if st.trade is not None and st.trade.proposer == seat:
-        return Action(kind="cancel_trade", seat=seat)
+        return None
     me = st.seats[seat]
     cash = me.cash
     start = start_cash(st, t)

@@ -1,4 +1,4 @@
-"""Money decisions: raising cash for a debt at the least loss, building evenly, lifting mortgages."""
+"""Money decisions: raising cash for a debt at the least loss, building evenly, club loans, lifting mortgages."""
 
 from __future__ import annotations
 
@@ -58,14 +58,19 @@ def cheapest_build(st: State, t: Table, seat: int, style: Style) -> int:
     """The cost of the cheapest next building `seat` may place (on a whole block, none of it mortgaged, below
     the level's cap), or 0 when there is none."""
     owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    cap = style.max_level
     cheapest = 0
     for members in t.blocks:
-        if owner[members[0]] != seat or not owns_all(owner, members, seat):
+        if owner[members[0]] != seat:
             continue
-        if any(mortgaged[j] for j in members):
-            continue
-        low = min(level[j] for j in members)
-        if low >= style.max_level:
+        low = HOTEL
+        for j in members:
+            if owner[j] != seat or mortgaged[j]:
+                low = HOTEL
+                break
+            if level[j] < low:
+                low = level[j]
+        if low >= cap:
             continue
         j = members[0]
         cost = t.hotel_cost[j] if low + 1 == HOTEL else t.house_cost[j]

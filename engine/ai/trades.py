@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from engine import rng
 from engine.actions import Action, Offer, Trade
 from engine.ai.levels import LEVELS, Style, style_of
-from engine.ai.value import complete_blocks, holdings
+from engine.ai.value import complete_blocks, holdings_change
 from engine.ai.view import Table, start_cash
 from engine.legal import trade_refusal
 from engine.state import BANK, State
@@ -33,19 +33,21 @@ def _after(st: State, trade: Trade) -> list[int]:
 class _Deal:
     """The titles of a trade and what they change for each side, valued once per style (cash apart)."""
 
-    __slots__ = ("st", "t", "owner_after", "_cache")
+    __slots__ = ("st", "t", "owner_after", "moved", "_cache")
 
     def __init__(self, st: State, t: Table, trade: Trade) -> None:
         self.st, self.t = st, t
         self.owner_after = _after(st, trade)
+        self.moved = trade.give.titles + trade.take.titles
         self._cache: dict[tuple[int, int], float] = {}
 
     def title_gain(self, seat: int, style: Style) -> float:
         key = (seat, id(style))
         if key not in self._cache:
-            st, t = self.st, self.t
-            before = holdings(t, style, st.owner, st.mortgaged, seat)
-            self._cache[key] = holdings(t, style, self.owner_after, st.mortgaged, seat) - before
+            st = self.st
+            self._cache[key] = holdings_change(
+                self.t, style, st.owner, self.owner_after, st.mortgaged, self.moved, seat
+            )
         return self._cache[key]
 
     def breaks_a_block(self, seat: int) -> bool:

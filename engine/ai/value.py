@@ -69,6 +69,49 @@ def holdings(t: Table, style: Style, owner: list[int], mortgaged: list[bool], se
     return total
 
 
+def _group_value(t: Table, style: Style, owner: list[int], group: tuple[int, ...], kind: str, seat: int) -> float:
+    """The part of `holdings` that one block, the airlines or the utilities contribute (mortgages apart)."""
+    n = 0
+    value = 0
+    price = t.price
+    for j in group:
+        if owner[j] == seat:
+            n += 1
+            value += price[j]
+    if not n:
+        return 0.0
+    if kind == "country":
+        return value * (1.0 + style.block_premium) if n == len(group) else value * (1.0 + 0.15 * (n - 1))
+    if kind == "airline":
+        return value * (1.0 + 0.25 * (n - 1))
+    return value * (0.8 + 0.3 * (n - 1))
+
+
+def holdings_change(
+    t: Table,
+    style: Style,
+    before: list[int],
+    after: list[int],
+    mortgaged: list[bool],
+    moved: tuple[int, ...],
+    seat: int,
+) -> float:
+    """`holdings(after) - holdings(before)` for `seat`, looking only at the groups of the `moved` titles."""
+    groups: list[tuple[tuple[int, ...], str]] = []
+    change = 0.0
+    for j in moved:
+        kind = t.kind[j]
+        group = t.members[j] if kind == "country" else (t.airlines if kind == "airline" else t.utilities)
+        if all(g is not group for g, _ in groups):
+            groups.append((group, kind))
+        if mortgaged[j]:
+            # A mortgaged title counts less what lifting it costs (see `holdings`).
+            change += t.mortgage[j] * 1.1 * ((before[j] == seat) - (after[j] == seat))
+    for group, kind in groups:
+        change += _group_value(t, style, after, group, kind, seat) - _group_value(t, style, before, group, kind, seat)
+    return change
+
+
 def complete_blocks(t: Table, owner: list[int], seat: int) -> int:
     count = 0
     for members in t.blocks:
