@@ -289,6 +289,8 @@ class Session:
         st = self.state
         assert st is not None
         for seat in seats:
+            if st.trade is not None and st.trade.proposer == seat:
+                continue  # its offer waits for the partner's answer; ending the turn now would cancel it
             level = self.plays_itself(seat) or "normal"
             for pick in (computer.choose, computer.fallback):
                 try:
@@ -359,6 +361,14 @@ class Session:
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
+    def waiting_people(self, st: State) -> list[int]:
+        """The people whose clock runs: the seats to act that no computer plays, or, when a computer's own
+        trade offer holds up the game, the person it is addressed to."""
+        offer = st.trade
+        if offer is not None and self.plays_itself(offer.proposer) and offer.proposer in st.seat_to_act():
+            return [] if self.plays_itself(offer.target) else [offer.target]
+        return [s for s in st.seat_to_act() if not self.plays_itself(s)]
+
     def arm_timers(self) -> None:
         st = self.state
         if st is None or self.closed:
@@ -371,7 +381,7 @@ class Session:
         else:
             self.disarm("auction")
         timeout = float(self.row.settings.get("turn_timeout", 0) or 0) * scale
-        humans = [s for s in st.seat_to_act() if not self.plays_itself(s)]
+        humans = self.waiting_people(st)
         if timeout > 0 and humans:
             self.arm("turn", timeout, lambda: self._turn_timeout(version))
         else:
@@ -402,7 +412,7 @@ class Session:
             st = self.state
             if st is None or st.version != version or self.closed:
                 return
-            humans = [s for s in st.seat_to_act() if not self.plays_itself(s)]
+            humans = self.waiting_people(st)
             if not humans:
                 return
             if self.warned != version:
@@ -414,7 +424,9 @@ class Session:
                 timeout = float(self.row.settings.get("turn_timeout", 0) or 0) * self.bot.config.time_scale
                 self.arm("turn", timeout, lambda: self._turn_timeout(version))
                 return
-            action = self._choose_for(humans)
+            # Played for safely: an unanswered offer is turned down, never accepted on someone's behalf.
+            answering = st.trade is not None and humans == [st.trade.target] and humans[0] not in st.seat_to_act()
+            action = Action(kind="reject_trade", seat=humans[0]) if answering else self._choose_for(humans)
             if action is None:
                 return
             await self.channel.send(t(self.lang, "table.played_for", seat=views.seat_label(st, action.seat)),

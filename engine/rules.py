@@ -619,7 +619,8 @@ def _build(g: Game, a: Action) -> None:
     st, ed = g.st, g.ed
     hotel = st.level[a.square] == 4
     supply = st.bank_hotels if hotel else st.bank_houses
-    wanting = _eligible_builders(g, hotel)
+    # Only seats in the game can want to build: with that much supply there is no shortage to look for.
+    wanting = _eligible_builders(g, hotel) if supply < len(st.seats) else []
     if len(wanting) > 1 and supply < len(wanting) and st.auction is None:
         # Shortage (rules 000, 001): several seats could build and the bank cannot serve them all.
         # The bidding starts at the lowest building price among the seats involved (rules 001).

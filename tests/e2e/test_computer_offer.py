@@ -1,0 +1,44 @@
+"""A computer's trade offer waits for the person's answer, and the turn clock turns it down for them."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Action, Offer, Trade, apply, legal_actions
+from tests.e2e.conftest import World
+
+
+@pytest.fixture
+def bot_env() -> dict[str, str]:
+    # One game minute lasts 0.6 s: a 60 s decision clock runs out in 0.6 s.
+    return {"TURISTA_TIME_SCALE": "0.01", "TURISTA_AUCTION_QUIET": "5000"}
+
+
+async def test_an_unanswered_computer_offer_is_turned_down_not_lost(world: World) -> None:
+    gid = await world.open_table(world.ana, [], computers=1, turn_timeout=60)
+    st = await world.start(gid, world.ana)
+    await world.bot.stop()
+    # With the bot down, play straight into the store until it is the computer's turn, then let the
+    # computer offer Ana $1,000 for nothing: the table the bot finds on its return.
+    row = world.game(gid)
+    cpu = next(s.seat for s in row.seats if s.computer)
+    ana = next(s.seat for s in row.seats if not s.computer)
+    while st.current != cpu or st.phase not in ("roll", "end"):
+        mine = legal_actions(st, st.seat_to_act()[0])
+        kind_order = ("end_turn", "decline", "pass_bid", "roll", "bankrupt")
+        action = next(a for k in kind_order for a in mine if a.kind == k)
+        new, events = apply(st, action)
+        world.store.apply(gid, st.version, None, action, events, new)
+        st = new
+    offer = Action(kind="propose_trade", seat=cpu, trade=Trade(proposer=cpu, target=ana, give=Offer(cash=1000)))
+    new, events = apply(st, offer)
+    world.store.apply(gid, st.version, None, offer, events, new)
+    await world.bot.start()
+    # The computer does not end its turn over the offer: Ana's clock runs, she is warned, then it is declined.
+    user = world.user_of(gid, ana)
+    warning = await world.fake.wait_for_message(world.channel, lambda m: "⏳" in m.content, timeout=15)
+    assert f"<@{user.id}>" in warning.content
+    await world.fake.wait_for(lambda: world.game(gid).state.trade is None, timeout=15, what="the offer answered")
+    answer = [entry for entry in world.store.log(gid) if entry.seq > new.version][0]
+    assert '"reject_trade"' in answer.action
+    assert world.game(gid).state.seats[ana].cash == new.seats[ana].cash  # nothing accepted on her behalf
