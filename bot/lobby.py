@@ -70,6 +70,15 @@ async def lobby_row(interaction: discord.Interaction, gid: int | None = None) ->
     return row
 
 
+async def managed_lobby_row(interaction: discord.Interaction, gid: int | None = None) -> GameRow | None:
+    """`lobby_row`, for what only the host (or a channel manager) may do; else say why."""
+    row = await lobby_row(interaction, gid)
+    if row is not None and not may_manage(interaction, row):
+        await refuse(interaction, "not_host")
+        return None
+    return row
+
+
 async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str | None = "") -> None:
     """Update the lobby message: in place for its own buttons, through the channel for commands (then
     `note` answers privately; None when the interaction is answered elsewhere)."""
@@ -199,11 +208,8 @@ async def kick(interaction: discord.Interaction, user: discord.abc.User) -> None
         await kick_from_game(interaction, row, user)
         return
     async with bot.sessions.lock_for(interaction.channel_id or 0):
-        row = await lobby_row(interaction)
+        row = await managed_lobby_row(interaction)
         if row is None:
-            return
-        if not may_manage(interaction, row):
-            await refuse(interaction, "not_host")
             return
         removed = await asyncio.to_thread(bot.store.remove_seat, row.id, user.id)
         if not removed:
@@ -233,11 +239,8 @@ async def drop_computer(interaction: discord.Interaction, gid: int) -> None:
     """The lobby's "Remove computer" button: the last computer player seated stands up (host only)."""
     bot = bot_of(interaction)
     async with bot.sessions.lock_for(interaction.channel_id or 0):
-        row = await lobby_row(interaction, gid)
+        row = await managed_lobby_row(interaction, gid)
         if row is None:
-            return
-        if not may_manage(interaction, row):
-            await refuse(interaction, "not_host")
             return
         seat = next((s for s in reversed(row.seats) if s.computer), None)
         if seat is None:
@@ -252,11 +255,8 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
     bot = bot_of(interaction)
     channel_id = interaction.channel_id or 0
     async with bot.sessions.lock_for(channel_id):
-        row = await lobby_row(interaction, gid)
+        row = await managed_lobby_row(interaction, gid)
         if row is None:
-            return
-        if not may_manage(interaction, row):
-            await refuse(interaction, "not_host")
             return
         if len(row.seats) < 2:
             await refuse(interaction, "not_enough_players")
@@ -345,11 +345,8 @@ async def change_setting(interaction: discord.Interaction, gid: int, what: str, 
     bot = bot_of(interaction)
     lang = lang_of(interaction)
     async with bot.sessions.lock_for(interaction.channel_id or 0):
-        row = await lobby_row(interaction, gid)
+        row = await managed_lobby_row(interaction, gid)
         if row is None:
-            return
-        if not may_manage(interaction, row):
-            await refuse(interaction, "not_host")
             return
         settings = dict(row.settings)
         try:
