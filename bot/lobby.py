@@ -103,7 +103,8 @@ async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str |
         await say(interaction, note or t(lang_of(interaction), "done"))
 
 
-async def create(interaction: discord.Interaction, edition: str, time_limit: int, turn_timeout: int) -> None:
+async def create(interaction: discord.Interaction, edition: str, time_limit: int, turn_timeout: int,
+                 start_cash: int = 0) -> None:
     bot = bot_of(interaction)
     if interaction.guild_id is None or interaction.channel_id is None:
         await refuse(interaction, "guild_only")
@@ -112,6 +113,8 @@ async def create(interaction: discord.Interaction, edition: str, time_limit: int
         await refuse(interaction, "bad_number")
         return
     settings: dict[str, Any] = {"time_limit": time_limit, "turn_timeout": turn_timeout}
+    if start_cash:
+        settings["start_cash"] = start_cash
     seed = bot.config.seed if bot.config.seed is not None else random.SystemRandom().randrange(1, 2**31)
     async with bot.sessions.lock_for(interaction.channel_id):
         try:

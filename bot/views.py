@@ -54,6 +54,7 @@ def settings_summary(settings: dict[str, Any], edition: str, lang: str) -> list[
     )
     timeout = int(settings.get("turn_timeout", 0))
     lines.append(t(lang, "settings.turn_timeout", seconds=timeout) if timeout else t(lang, "settings.no_turn_timeout"))
+    lines.append(t(lang, "settings.start_cash", amount=money(s.start_cash or ed.economy.start_cash, ed.currency)))
     on = [t(lang, f"rule.{name}") for name in TOGGLES if toggle_value(settings, ed, name)]
     lines.append(t(lang, "settings.rules", rules=", ".join(on) if on else t(lang, "settings.none")))
     lines.append(t(lang, f"ending.{ending_of(settings)}"))

@@ -19,6 +19,7 @@ from engine.ai.levels import LEVELS as COMPUTER_LEVELS
 turista = app_commands.Group(name=ls("turista", "turista.name"),
                              description=ls("Play Turista Mundial in this channel", "turista.desc"), guild_only=True)
 
+MAX_START_CASH = 100_000_000  # far beyond any edition's bank, still exact in Discord's integer options
 EDITIONS = [app_commands.Choice(name=ls(e, f"choice.edition.{e}"), value=e) for e in available()]
 LEVELS = [app_commands.Choice(name=ls(level, f"choice.level.{level}"), value=level) for level in COMPUTER_LEVELS]
 LIMITS = [app_commands.Choice(name=ls(f"{m} min" if m else "no limit", f"choice.minutes.{m}"), value=m)
@@ -29,17 +30,20 @@ TIMEOUTS = [app_commands.Choice(name=ls(f"{s} s" if s else "no timeout", f"choic
 
 @turista.command(name=ls("new", "new.name"), description=ls("Open a new table in this channel", "new.desc"))
 @app_commands.rename(edition=ls("edition", "opt.edition.name"), time_limit=ls("time_limit", "opt.time_limit.name"),
-                     turn_timeout=ls("turn_timeout", "opt.turn_timeout.name"))
+                     turn_timeout=ls("turn_timeout", "opt.turn_timeout.name"),
+                     start_cash=ls("start_cash", "opt.start_cash.name"))
 @app_commands.describe(edition=ls("Which board to play", "opt.edition.desc"),
                        time_limit=ls("End the game after this many minutes", "opt.time_limit.desc"),
-                       turn_timeout=ls("Seconds a player has for each decision", "opt.turn_timeout.desc"))
+                       turn_timeout=ls("Seconds a player has for each decision", "opt.turn_timeout.desc"),
+                       start_cash=ls("Cash each player starts with (house rule; default: the edition's)",
+                                     "opt.start_cash.desc"))
 @app_commands.choices(edition=EDITIONS, time_limit=LIMITS, turn_timeout=TIMEOUTS)
 async def new(interaction: discord.Interaction, edition: str = "turismundo", time_limit: int = 0,
-              turn_timeout: int = 0) -> None:
+              turn_timeout: int = 0, start_cash: app_commands.Range[int, 1, MAX_START_CASH] | None = None) -> None:
     if edition not in available():
         await refuse(interaction, "unknown_edition", {"edition": edition})
         return
-    await lobby.create(interaction, edition, time_limit, turn_timeout)
+    await lobby.create(interaction, edition, time_limit, turn_timeout, start_cash or 0)
 
 
 @turista.command(name=ls("join", "join.name"), description=ls("Sit at the table", "join.desc"))

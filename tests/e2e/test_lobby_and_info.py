@@ -142,3 +142,13 @@ async def test_kicking_during_a_game_hands_the_seat_to_a_computer(world: World) 
             break
         await world.play_turn_step(gid, st)
     assert st.turn >= turn + 4 or st.phase == "over"
+
+
+async def test_house_rule_starting_cash_from_the_new_command(world: World) -> None:
+    opened = await world.slash(world.ana, "turista new", start_cash=99000)
+    assert opened.message is not None and "$99,000" in opened.content
+    await world.slash(world.beto, "turista join")
+    gid = world.row().id
+    st = await world.start(gid, world.ana)
+    assert st.settings.start_cash == 99000
+    assert all(s.cash <= 99000 for s in st.seats) and max(s.cash for s in st.seats) > 90000
