@@ -274,7 +274,14 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
             await refuse(interaction, error.code, dict(error.params))
             return
         minutes = int(row.settings.get("time_limit", 0) or 0)
-        deadline = time.time() + minutes * bot.config.minute if minutes else None
+        if minutes:
+            # The game's clock is part of its settings; `deadline` is the clock of each decision.
+            ends_at = time.time() + minutes * bot.config.minute
+            await asyncio.to_thread(bot.store.update_settings, row.id, {**row.settings, "ends_at": ends_at})
+        # The first decision's clock is saved with the start, like every later one with its action.
+        timeout = float(row.settings.get("turn_timeout", 0) or 0) * bot.config.time_scale
+        person_first = any(not row.seats[s].computer for s in state.seat_to_act())
+        deadline = time.time() + timeout if timeout and person_first else None
         await asyncio.to_thread(bot.store.start_game, row.id, state, events, deadline=deadline)
         lang = bot.table_lang(interaction)
         await images.warm_up(state.edition, lang)

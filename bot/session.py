@@ -18,7 +18,7 @@ import discord
 
 from bot import computer, images, ui, views
 from bot.i18n import t
-from bot.store import GameRow, SeatRow, StaleVersion
+from bot.store import GameRow, SeatRow, StaleVersion, StoreError
 from engine import SYSTEM, Action, IllegalAction, State, edition_of, refusal
 from engine import apply as engine_apply
 from engine.i18n import language_of
@@ -89,7 +89,12 @@ class Session:
         st = self.state
         assert st is not None and self.lock.locked()
         new_state, events = engine_apply(st, action)
-        await asyncio.to_thread(self.bot.store.apply, self.gid, st.version, actor, action, events, new_state)
+        # The next decision's deadline is saved with the action, so a restart resumes the same clock.
+        delay = self.decision_delay(new_state)
+        deadline = None if delay is None else time.time() + delay
+        await asyncio.to_thread(self.bot.store.apply, self.gid, st.version, actor, action, events, new_state,
+                                deadline=deadline)
+        self.row.deadline = deadline
         self.state = new_state
         for event in events:
             log.info("game %d v%d %s: %s", self.gid, new_state.version, event["code"],
@@ -369,25 +374,50 @@ class Session:
             return [] if self.plays_itself(offer.target) else [offer.target]
         return [s for s in st.seat_to_act() if not self.plays_itself(s)]
 
+    def decision_delay(self, st: State) -> float | None:
+        """Seconds the pending decision may take: an auction's quiet period, or the turn timeout while the
+        game waits for a person; None when no clock runs."""
+        scale = self.bot.config.time_scale
+        if st.phase == "over":
+            return None
+        if st.auction is not None:
+            return self.bot.config.auction_quiet * scale
+        timeout = float(self.row.settings.get("turn_timeout", 0) or 0) * scale
+        return timeout if timeout > 0 and self.waiting_people(st) else None
+
     def arm_timers(self) -> None:
         st = self.state
         if st is None or self.closed:
             return
-        scale = self.bot.config.time_scale
         version = st.version
+        delay = self.decision_delay(st)
+        if delay is not None and self.row.deadline is None:
+            # A game started without one (or saved by an older release): the clock starts now.
+            self.row.deadline = time.time() + delay
+            self.save_deadline(self.row.deadline)
+        left = 0.0 if self.row.deadline is None else self.row.deadline - time.time()
         if st.auction is not None:
-            self.arm("auction", self.bot.config.auction_quiet * scale,
-                     lambda: self._system(Action(kind="close_auction"), version))
+            self.arm("auction", left, lambda: self._system(Action(kind="close_auction"), version))
         else:
             self.disarm("auction")
-        timeout = float(self.row.settings.get("turn_timeout", 0) or 0) * scale
-        humans = self.waiting_people(st)
-        if timeout > 0 and humans:
-            self.arm("turn", timeout, lambda: self._turn_timeout(version))
+        timeout = float(self.row.settings.get("turn_timeout", 0) or 0) * self.bot.config.time_scale
+        if timeout > 0 and self.waiting_people(st):
+            # The turn clock of an auction's bidders starts afresh; otherwise it is the saved deadline.
+            self.arm("turn", timeout if st.auction is not None else left, lambda: self._turn_timeout(version))
         else:
             self.disarm("turn")
-        if self.row.deadline is not None and not st.ending and "clock" not in self.timers:
-            self.arm("clock", self.row.deadline - time.time(), self._time_up)
+        ends_at = self.row.settings.get("ends_at")
+        if ends_at and not st.ending and "clock" not in self.timers:
+            self.arm("clock", float(ends_at) - time.time(), self._time_up)
+
+    def save_deadline(self, deadline: float) -> None:
+        async def save() -> None:
+            try:
+                await asyncio.to_thread(self.bot.store.set_deadline, self.gid, deadline)
+            except StoreError as error:
+                log.warning("game %d: could not save the decision deadline: %s", self.gid, error)
+
+        asyncio.get_running_loop().create_task(save(), name=f"turista-deadline-{self.gid}")
 
     async def _system(self, action: Action, version: int) -> None:
         async with self.lock:
@@ -401,8 +431,6 @@ class Session:
             if self.state is None or self.closed or self.state.ending:
                 return
             await self.act(Action(kind="time_up", seat=SYSTEM), None)
-            self.row.deadline = None
-            await asyncio.to_thread(self.bot.store.set_deadline, self.gid, None)
             await self.channel.send(t(self.lang, "table.time_up"), allowed_mentions=ui.NO_MENTIONS)
         self.after_change()
 
@@ -422,6 +450,9 @@ class Session:
                     t(self.lang, "table.timeout_warning", who=" ".join(f"<@{u}>" for u in users)),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
                 timeout = float(self.row.settings.get("turn_timeout", 0) or 0) * self.bot.config.time_scale
+                if st.auction is None:
+                    self.row.deadline = time.time() + timeout
+                    await asyncio.to_thread(self.bot.store.set_deadline, self.gid, self.row.deadline)
                 self.arm("turn", timeout, lambda: self._turn_timeout(version))
                 return
             # Played for safely: an unanswered offer is turned down, never accepted on someone's behalf.
