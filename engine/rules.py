@@ -746,6 +746,7 @@ def _take_loan(g: Game, a: Action) -> None:
 # -- trades -----------------------------------------------------------------------------------------
 def _propose_trade(g: Game, a: Action) -> None:
     g.st.trade = a.trade
+    g.st.seats[a.seat].offered_turn = g.st.turn
     g.emit("trade_proposed", seat=a.seat, target=a.trade.target if a.trade else -1)
 
 

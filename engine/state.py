@@ -41,6 +41,7 @@ class Seat(msgspec.Struct, kw_only=True, omit_defaults=True):
     out: bool = False  # bankrupt or withdrawn
     computer: str = ""  # "" for a person, else the level of the computer player
     club: bool = False  # member of Club Tarjeta Platino
+    offered_turn: int = 0  # the turn of this seat's last trade proposal (computers propose once a turn)
 
 
 class Auction(msgspec.Struct, kw_only=True, omit_defaults=True):

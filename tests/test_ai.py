@@ -389,3 +389,24 @@ def test_trade_valuation_by_groups_equals_the_whole_board_difference() -> None:
             for style in LEVELS.values():
                 whole = holdings(t, style, after, mortgaged, seat) - holdings(t, style, owner, mortgaged, seat)
                 assert holdings_change(t, style, owner, after, mortgaged, moved, seat) == pytest.approx(whole)
+
+
+def test_a_computer_proposes_at_most_once_a_turn() -> None:
+    st = own(game(players=2), 0, 1, 2)  # seat 0 lacks Costa Rica for the red block; seat 1 holds it
+    own(st, 1, 4)
+    st.seats[1].computer = "normal"
+    st.phase = "end"
+    proposal = None
+    for _ in range(64):  # the draw allows a proposal at about one decision in eight
+        proposal = choose(st, 0, "normal")
+        if proposal is not None and proposal.kind == "propose_trade":
+            break
+        st.version += 1
+    assert proposal is not None and proposal.kind == "propose_trade"
+    apply_inplace(st, proposal)
+    apply_inplace(st, Action(kind="reject_trade", seat=1))  # its owner says no, whatever it would do
+    # Turned down: the same turn brings no second offer, however the draws fall.
+    for _ in range(64):
+        again = choose(st, 0, "normal")
+        assert again is not None and again.kind != "propose_trade"
+        st.version += 1

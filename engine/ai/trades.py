@@ -94,8 +94,10 @@ def _partner_standard(st: State, partner: int) -> tuple[Style, float]:
 
 
 def _may_propose_now(st: State, seat: int) -> bool:
-    """Proposals are spread out: a draw keyed on the state's version lets a seat propose at about one
-    decision in eight, so an offer that is turned down is not made again at once and the turn always ends."""
+    """At most one proposal a turn (the state records it), and spread out: a draw keyed on the state's
+    version lets a seat propose at about one decision in eight."""
+    if st.seats[seat].offered_turn == st.turn:
+        return False
     return rng.draw(st.seed, st.version * 7 + seat) % 8 == 0
 
 
