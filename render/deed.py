@@ -180,7 +180,8 @@ def _info(img: Image.Image, d: ImageDraw.ImageDraw, ed: Edition, sq: Square, sta
     elif state is not None:
         y = _visitors(img, d, sq, state, x, y)
     if sq.kind in TITLE_KINDS:
-        y = _group(d, ed, sq, state, lang, x, max(y + 10, 104 + MINI + 20 if state is None else 0), right)
+        # Below the miniature board, whatever the ownership part above took.
+        y = _group(d, ed, sq, state, lang, x, max(y + 10, 104 + MINI + 20), right)
     _mini_board(d, ed, sq, state, right - 20 - MINI, 104, MINI)
 
 

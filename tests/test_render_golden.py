@@ -158,6 +158,12 @@ def test_deed_in_a_game() -> None:
     check("deed-turismundo-game", deed("turismundo", built, st))
 
 
+def test_deed_for_sale_keeps_the_group_below_the_miniature_board() -> None:
+    st = early("turismundo")
+    for_sale = next(i for i in range(40) if st.owner[i] == -1 and load("turismundo").squares[i].kind == "country")
+    check("deed-turismundo-for-sale-en", deed("turismundo", for_sale, st, lang="en"))
+
+
 def test_deed_estimated_english() -> None:
     check("deed-mundial-12-en", deed("mundial", 12, lang="en"))
 
