@@ -48,9 +48,18 @@ def bid_or_pass(st: State, t: Table, seat: int, style: Style, reserve: Reserve) 
         limit = _building_limit(st, t, seat, style, reserve.exact(), au.item == "hotel")
     if limit < lowest:
         return Action(kind="pass_bid", seat=seat)
-    # Jump halfway to the limit (at least one step) so auctions end in a few rounds.
+    # Jump halfway to the limit (at least one step) so auctions end in a few rounds, in round amounts as a
+    # person would bid (half the smallest step: $500 on the Turismundo table).
     amount = min(limit, max(lowest, au.bid + max(step, (limit - au.bid) // 2)))
-    return Action(kind="bid", seat=seat, amount=amount)
+    unit = max(1, step // 2)
+    rounded = amount - amount % unit
+    if rounded < lowest:
+        rounded = lowest + (-lowest) % unit
+    if rounded > limit:
+        rounded = limit - limit % unit
+    if rounded < lowest:
+        return Action(kind="pass_bid", seat=seat)  # no round amount left between the bid and its limit
+    return Action(kind="bid", seat=seat, amount=rounded)
 
 
 def _building_limit(st: State, t: Table, seat: int, style: Style, reserve: int, hotel: bool) -> int:
