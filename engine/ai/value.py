@@ -32,37 +32,9 @@ def title_worth(st: State, t: Table, style: Style, seat: int, square: int) -> in
 def holdings(t: Table, style: Style, owner: list[int], mortgaged: list[bool], seat: int) -> float:
     """The worth of every title `seat` holds under the ownership `owner`: complete blocks count far more
     than their prices, and a mortgaged title counts less what lifting it costs."""
-    total = 0.0
-    price = t.price
-    for members in t.blocks:
-        mine = 0
-        value = 0
-        for j in members:
-            if owner[j] == seat:
-                mine += 1
-                value += price[j]
-        if not mine:
-            continue
-        if mine == len(members):
-            total += value * (1.0 + style.block_premium)
-        else:
-            total += value * (1.0 + 0.15 * (mine - 1))
-    n = 0
-    value = 0
-    for j in t.airlines:
-        if owner[j] == seat:
-            n += 1
-            value += price[j]
-    if n:
-        total += value * (1.0 + 0.25 * (n - 1))
-    n = 0
-    value = 0
-    for j in t.utilities:
-        if owner[j] == seat:
-            n += 1
-            value += price[j]
-    if n:
-        total += value * (0.8 + 0.3 * (n - 1))
+    total = sum(_group_value(t, style, owner, members, "country", seat) for members in t.blocks)
+    total += _group_value(t, style, owner, t.airlines, "airline", seat)
+    total += _group_value(t, style, owner, t.utilities, "utility", seat)
     for j in t.titles:
         if owner[j] == seat and mortgaged[j]:
             total -= t.mortgage[j] * 1.1
