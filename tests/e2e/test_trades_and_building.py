@@ -119,8 +119,21 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     levels = [world.game(gid).state.level[i] for i in squares]
     assert sum(levels) == 3 and max(levels) - min(levels) <= 1
 
+    # Sell… from the table's menu sells one back, evenly: only the highest squares are offered.
+    table = world.table()
+    assert table is not None
+    menu = await world.fake.click(me, table, world.custom_id_for(table, "menu", "sell"))
+    await menu.wait()
+    assert menu.ephemeral and menu.message is not None
+    st = world.game(gid).state
+    offered = [int(o["value"]) for o in menu.message.component(type=3)["options"]]
+    assert offered and all(st.level[i] == max(st.level[j] for j in squares) for i in offered)
+    await (await world.fake.select(me, menu.message, menu.message.custom_ids()[0], [str(offered[0])]))
+    await world.fake.wait_for(lambda: sum(world.game(gid).state.level[i] for i in squares) == 2, what="a sale")
+    await world.fake.wait_for(lambda: not menu.message.custom_ids(), what="the menu answered")
+
     # /sell by name until the block is empty again.
-    for _ in range(3):
+    for _ in range(2):
         st = world.game(gid).state
         highest = max(squares, key=lambda i: st.level[i])
         answer = await world.slash(me, "sell", property=str(highest))
@@ -143,3 +156,19 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     message = await answer.wait_message()
     assert "⚠️" not in message.content
     assert not world.game(gid).state.mortgaged[int(square)]
+
+    # Mortgage again by command, then lift it from the table's Lift mortgage… menu.
+    answer = await world.slash(me, "mortgage", property=name)
+    await answer.wait_message()
+    assert world.game(gid).state.mortgaged[int(square)]
+    table = world.table()
+    assert table is not None
+    menu = await world.fake.click(me, table, world.custom_id_for(table, "menu", "unmortgage"))
+    await menu.wait()
+    assert menu.ephemeral and menu.message is not None
+    assert square in [o["value"] for o in menu.message.component(type=3)["options"]]
+    await (await world.fake.select(me, menu.message, menu.message.custom_ids()[0], [square]))
+    await world.fake.wait_for(lambda: not world.game(gid).state.mortgaged[int(square)], what="a lifted mortgage")
+    # The private menu becomes the account of what was done.
+    await world.fake.wait_for(lambda: not menu.message.custom_ids(), what="the menu answered")
+    assert "⚠️" not in menu.message.content
