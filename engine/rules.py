@@ -174,19 +174,24 @@ def apply_inplace(st: State, action: Action) -> list[Event]:
     """Check `action` and apply it to `st` itself (the simulator's fast path). Raises IllegalAction first."""
     ed = load(st.edition)
     check(st, ed, action)
-    g = Game(st, ed)
-    HANDLERS[action.kind](g, action)
-    _flow(g)
-    st.version += 1
-    return g.ev
+    return _carry_out(st, ed, action)
 
 
 def apply(st: State, action: Action) -> tuple[State, list[Event]]:
     """The new state and the events of `action`; `st` itself is never changed."""
     ed = load(st.edition)
-    check(st, ed, action)
+    check(st, ed, action)  # before copying, so a refused action costs no copy
     new = clone(st)
-    return new, apply_inplace(new, action)
+    return new, _carry_out(new, ed, action)
+
+
+def _carry_out(st: State, ed: Edition, action: Action) -> list[Event]:
+    """Apply an action already checked against `st`."""
+    g = Game(st, ed)
+    HANDLERS[action.kind](g, action)
+    _flow(g)
+    st.version += 1
+    return g.ev
 
 
 # -- the turn ---------------------------------------------------------------------------------------
