@@ -50,9 +50,9 @@ def main() -> int:
         sys.stderr.write(NO_TOKEN_GUIDE)
         return 2
     configure_logging(config.log_level)
-    from bot.client import TuristaBot  # discord.py is only imported when there is something to run
+    from bot.app import build_bot  # discord.py is only imported when there is something to run
 
-    bot = TuristaBot(config)
+    bot = build_bot(config)
     # Our own logging setup above; discord.py must not add a second handler.
     bot.run(config.token, log_handler=None)
     return 0

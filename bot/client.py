@@ -1,16 +1,16 @@
-"""The Discord client: commands, the persistent component handler, sessions and their timers."""
+"""The Discord client: the store, the sessions and their timers, and the slash commands and component
+handler it is given (`bot.app` assembles them, so nothing here depends on the handlers)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 from discord import app_commands
 
-from bot import router
-from bot.commands import all_commands
 from bot.config import Config
 from bot.i18n import CatalogueTranslator, lang_of
 from bot.replies import say
@@ -19,6 +19,8 @@ from bot.store import Store, StoreError
 from engine.i18n import language_of
 
 log = logging.getLogger("turista.bot")
+
+ComponentHandler = Callable[[discord.Interaction], Awaitable[None]]
 
 
 class Tree(app_commands.CommandTree["TuristaBot"]):
@@ -42,7 +44,8 @@ class Tree(app_commands.CommandTree["TuristaBot"]):
 
 
 class TuristaBot(discord.Client):
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, *, commands: Sequence[app_commands.Command | app_commands.Group],
+                 components: ComponentHandler) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # the guild cache gives each table its language; nothing privileged is needed
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
@@ -50,13 +53,15 @@ class TuristaBot(discord.Client):
         self.config = config
         self.tree = Tree(self)
         self.sessions = Sessions(self)
+        self.commands = list(commands)
+        self.components = components
         self.store: Store
         self._resumed = False
 
     async def setup_hook(self) -> None:
         self.store = await asyncio.to_thread(Store, self.config.db_path)
         await self.tree.set_translator(CatalogueTranslator())
-        for command in all_commands():
+        for command in self.commands:
             self.tree.add_command(command)
         if self.config.dev_guild:
             guild = discord.Object(self.config.dev_guild)
@@ -75,7 +80,7 @@ class TuristaBot(discord.Client):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
             try:
-                await router.handle(interaction)
+                await self.components(interaction)
             except StoreError as error:
                 from engine.i18n import text
 
@@ -100,3 +105,8 @@ class TuristaBot(discord.Client):
         store = getattr(self, "store", None)
         if store is not None:
             store.close()
+
+
+def bot_of(interaction: discord.Interaction) -> TuristaBot:
+    """The bot an interaction reached: handlers find the store and the sessions through it."""
+    return interaction.client  # type: ignore[return-value]

@@ -11,25 +11,19 @@ import contextlib
 import logging
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot import images, ui, views
+from bot.client import bot_of
 from bot.i18n import lang_of, t
 from bot.replies import refuse, say
 from bot.store import ChannelBusy, GameRow, StoreError, engine_settings
 from engine import IllegalAction, new_game
 
-if TYPE_CHECKING:
-    from bot.client import TuristaBot
-
 log = logging.getLogger("turista.lobby")
 COMPUTER_NAMES = ("Lupita", "Don Ramón", "Chabelo", "Doña Florinda", "El Profe", "La Güera")
-
-
-def bot_of(interaction: discord.Interaction) -> TuristaBot:
-    return interaction.client  # type: ignore[return-value]
 
 
 def player_name(user: discord.abc.User) -> str:

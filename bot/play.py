@@ -8,24 +8,17 @@ waits for the channel's lock, so Discord always hears back within its 3 seconds.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import discord
 
+from bot.client import bot_of
 from bot.i18n import lang_of, t
 from bot.replies import error_text, refuse, say
 from bot.session import Session
 from engine import Action
 from engine.narrate import account
 
-if TYPE_CHECKING:
-    from bot.client import TuristaBot
-
 ActionFor = Callable[[int], Action]
-
-
-def bot_of(interaction: discord.Interaction) -> TuristaBot:
-    return interaction.client  # type: ignore[return-value]
 
 
 async def channel_session(interaction: discord.Interaction) -> Session | None:

@@ -12,9 +12,10 @@ from typing import Any
 import discord
 
 from bot import ids, lobby, trades, ui, views
+from bot.client import bot_of
 from bot.i18n import lang_of, t
 from bot.info import seat_status
-from bot.play import bot_of, perform, seated
+from bot.play import perform, seated
 from bot.replies import refuse, say
 from bot.session import Session
 from engine import Action

@@ -12,28 +12,40 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from bot import computer, images, ui, views
+from bot.config import Config
+from bot.draft import Draft
 from bot.i18n import t
-from bot.store import GameRow, SeatRow, StaleVersion, StoreError
+from bot.store import GameRow, SeatRow, StaleVersion, Store, StoreError
 from engine import SYSTEM, Action, IllegalAction, State, edition_of, refusal
 from engine import apply as engine_apply
 from engine.i18n import language_of
 from engine.narrate import describe
-
-if TYPE_CHECKING:
-    from bot.client import TuristaBot
 
 log = logging.getLogger("turista.game")
 MAX_COMPUTER_MOVES = 400  # a safety net: computers never keep a table busy forever
 AFK_LIMIT = 3  # decisions in a row played for an absent person before a computer takes their seat
 
 
+class Host(Protocol):
+    """What sessions need of the Discord client that serves them (`bot.client.TuristaBot`)."""
+
+    config: Config
+    store: Store
+    sessions: Sessions
+
+    def get_guild(self, id: int, /) -> discord.Guild | None: ...
+
+    def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
+                                type: discord.ChannelType | None = None) -> discord.PartialMessageable: ...
+
+
 class Session:
-    def __init__(self, bot: TuristaBot, row: GameRow) -> None:
+    def __init__(self, bot: Host, row: GameRow) -> None:
         self.bot = bot
         self.row = row
         self.gid = row.id
@@ -48,6 +60,7 @@ class Session:
         self.warned = -1  # the version at which the seat to act was last warned
         self.absences: dict[int, int] = {}  # seat -> decisions in a row the clock made for it
         self.closed = False
+        self.drafts: dict[int, Draft] = {}  # person -> the trade offer they are putting together, unsent
         guild = bot.get_guild(row.guild_id)
         self.lang = language_of(str(guild.preferred_locale)) if guild else "es"
 
@@ -553,7 +566,7 @@ class Session:
 class Sessions:
     """The open games this process serves, loaded from the store on first use."""
 
-    def __init__(self, bot: TuristaBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self.by_game: dict[int, Session] = {}
         self.loading = asyncio.Lock()
@@ -594,9 +607,6 @@ class Sessions:
         return await self.for_game(row.id)
 
     def forget(self, session: Session) -> None:
-        from bot.trades import forget_game  # trades builds on sessions; this is the one way back
-
-        forget_game(session.gid)
         if self.by_game.get(session.gid) is session:
             del self.by_game[session.gid]
 

@@ -6,52 +6,21 @@ offer itself is engine state, so Accept / Reject / Counter keep working after a 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import discord
 
 from bot import ui, views
+from bot.draft import Draft
 from bot.i18n import lang_of, t
 from bot.play import perform, seated
 from bot.replies import refuse, say
 from bot.session import Session
-from engine import Action, Offer, Trade, edition_of
+from engine import Action, edition_of
 from engine.board import titles_of
 from engine.legal import trade_refusal
 from engine.narrate import square_name
 
 BUILDER = 0  # builder components are personal drafts: they carry version 0 and never go stale
 MAX_NUMBER = 10**9
-
-
-@dataclass
-class Draft:
-    target: int
-    give: set[int] = field(default_factory=set)
-    take: set[int] = field(default_factory=set)
-    give_cash: int = 0
-    take_cash: int = 0
-    give_cards: int = 0
-    take_cards: int = 0
-
-    def trade(self, session: Session, proposer: int) -> Trade:
-        st = session.state
-        assert st is not None
-        return Trade(
-            proposer=proposer, target=self.target,
-            give=Offer(titles=tuple(sorted(self.give)), cash=self.give_cash,
-                       cards=tuple(st.seats[proposer].jail_cards[: self.give_cards])),
-            take=Offer(titles=tuple(sorted(self.take)), cash=self.take_cash,
-                       cards=tuple(st.seats[self.target].jail_cards[: self.take_cards])),
-        )
-
-
-DRAFTS: dict[tuple[int, int], Draft] = {}  # (game, person) -> the offer they are putting together
-
-
-def forget_game(game: int) -> None:
-    for key in [k for k in DRAFTS if k[0] == game]:
-        del DRAFTS[key]
 
 
 def partners(session: Session, seat: int) -> list[int]:
@@ -107,7 +76,7 @@ async def open_builder(interaction: discord.Interaction, session: Session, targe
         await refuse(interaction, "cannot_trade_with")
         return
     draft = draft or Draft(target=target)
-    DRAFTS[(session.gid, interaction.user.id)] = draft
+    session.drafts[interaction.user.id] = draft
     content, view = builder(session, seat, draft, lang)
     from_builder = interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit)
     if from_builder and interaction.message is not None and interaction.message.flags.ephemeral:
@@ -136,10 +105,10 @@ async def start(interaction: discord.Interaction, session: Session, target_user:
 
 
 def current_draft(interaction: discord.Interaction, session: Session, target: int) -> Draft:
-    draft = DRAFTS.get((session.gid, interaction.user.id))
+    draft = session.drafts.get(interaction.user.id)
     if draft is None or draft.target != target:
         draft = Draft(target=target)
-        DRAFTS[(session.gid, interaction.user.id)] = draft
+        session.drafts[interaction.user.id] = draft
     return draft
 
 
@@ -222,7 +191,7 @@ async def send(interaction: discord.Interaction, session: Session, target: int) 
     draft = current_draft(interaction, session, target)
     st = session.state
     assert st is not None
-    trade = draft.trade(session, seat)
+    trade = draft.trade(st, seat)
     countering = st.trade is not None and st.trade.target == seat and st.trade.proposer == target
     if countering:
         why = trade_refusal(st, edition_of(st), trade)
@@ -237,7 +206,7 @@ async def send(interaction: discord.Interaction, session: Session, target: int) 
     events = await perform(interaction, session, lambda s: Action(kind="propose_trade", seat=s, trade=trade),
                            edit_source=True)
     if events is not None:
-        DRAFTS.pop((session.gid, interaction.user.id), None)
+        session.drafts.pop(interaction.user.id, None)
 
 
 async def counter(interaction: discord.Interaction, session: Session, version: int) -> None:

@@ -1,7 +1,7 @@
 """The fake Discord against the real discord.py client: in-process and as a subprocess via the launcher.
 
 The bot under test is defined here (not the project's bot) so these tests only prove the fake. Run as a
-module (``python -m bot.fakediscord.launch ... -- test_fakediscord TOKEN``) this file *is* that bot.
+module (``python -m fakediscord.launch ... -- test_fakediscord TOKEN``) this file *is* that bot.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.fakediscord import (
+from fakediscord import (
     ADMINISTRATOR,
     DiscordErrors,
     FakeChannel,

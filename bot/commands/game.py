@@ -9,8 +9,9 @@ import discord
 from discord import app_commands
 
 from bot import info, trades
+from bot.client import bot_of
 from bot.i18n import lang_of, ls
-from bot.play import bot_of, channel_session, perform
+from bot.play import channel_session, perform
 from bot.replies import refuse
 from bot.router import MAX_BID
 from engine import Action, legal_actions

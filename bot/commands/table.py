@@ -8,8 +8,9 @@ import discord
 from discord import app_commands
 
 from bot import images, info, lobby
+from bot.client import bot_of
 from bot.i18n import lang_of, ls, t
-from bot.play import bot_of, channel_session
+from bot.play import channel_session
 from bot.replies import refuse, say
 from bot.views import TIME_LIMITS, TURN_TIMEOUTS
 from engine import available

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.fakediscord import FakeMessage
-from bot.fakediscord.models import walk_components
+from fakediscord import FakeMessage
+from fakediscord.models import walk_components
 
 BUTTON, STRING_SELECT, USER_SELECT = 2, 3, 5
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})

@@ -12,10 +12,10 @@ from collections import deque
 from collections.abc import AsyncIterator
 from typing import Any
 
-from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser
-from bot.fakediscord.replies import DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, MODAL, Reply
 from bot.sandbox.inputs import Choose, Press, Slash, Switch, Verb, parse
 from bot.sandbox.printer import Printer
+from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord.replies import DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, MODAL, Reply
 
 HELP = """\
 Escribe como en Discord / type as in Discord:

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from bot import ids
-from bot.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Reply
 from bot.store import GameRow, Store
 from engine import State
+from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Reply
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SEED = 7
@@ -40,7 +40,7 @@ class BotProcess:
         syncs = self.fake.state.command_syncs
         log_file = self.log_path.open("ab")
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.fakediscord.launch", "--api", self.fake.base_url,
+            sys.executable, "-m", "fakediscord.launch", "--api", self.fake.base_url,
             "--gateway", self.fake.gateway_url, "--", "bot",
             cwd=ROOT, env=self.env, stdout=log_file, stderr=log_file,
         )

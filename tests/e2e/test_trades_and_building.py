@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.fakediscord import FakeMessage, FakeUser
 from engine import State, edition_of
+from fakediscord import FakeMessage, FakeUser
 from tests.e2e.conftest import World
 
 

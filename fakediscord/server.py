@@ -283,7 +283,7 @@ class FakeDiscord:
         extra_pythonpath: list[Path] | None = None,
     ) -> BotProcess:
         """Run ``python -m module *args`` in a child process pointed at this fake (see
-        :func:`~bot.fakediscord.process.launch_module`). Stop it with ``await process.stop()``."""
+        :func:`~fakediscord.process.launch_module`). Stop it with ``await process.stop()``."""
         return await launch_module(
             self.base_url,
             self.gateway_url,

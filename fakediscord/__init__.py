@@ -1,8 +1,8 @@
 """A fake Discord on 127.0.0.1 for end-to-end tests of the real discord.py client.
 
-See ``docs/fake-discord.md``. The pieces tests use::
+See ``fakediscord/README.md``. The pieces tests use::
 
-    from bot.fakediscord import FakeDiscord, point_discord_py_at
+    from fakediscord import FakeDiscord, point_discord_py_at
 """
 
 from .client_patch import point_discord_py_at, restore_discord_py

@@ -11,7 +11,7 @@ from pathlib import Path
 
 
 class BotProcess:
-    """A ``python -m bot.fakediscord.launch ... -- module args`` child whose output goes to ``log_path``."""
+    """A ``python -m fakediscord.launch ... -- module args`` child whose output goes to ``log_path``."""
 
     def __init__(self, process: asyncio.subprocess.Process, log_path: Path) -> None:
         self.process = process
@@ -67,7 +67,7 @@ async def launch_module(
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "bot.fakediscord.launch",
+            "fakediscord.launch",
             "--api",
             base_url,
             "--gateway",

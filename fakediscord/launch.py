@@ -1,6 +1,6 @@
 """Run a Python module against a fake Discord, unchanged:
 
-    python -m bot.fakediscord.launch --api http://127.0.0.1:PORT/api/v10 \\
+    python -m fakediscord.launch --api http://127.0.0.1:PORT/api/v10 \\
         --gateway ws://127.0.0.1:PORT/gateway -- bot [args...]
 
 It patches discord.py (see :func:`point_discord_py_at`) and then runs the module with ``runpy`` as
@@ -19,7 +19,7 @@ from .client_patch import point_discord_py_at
 def main(argv: list[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
-        prog="python -m bot.fakediscord.launch",
+        prog="python -m fakediscord.launch",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
