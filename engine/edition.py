@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import tomllib
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 import msgspec
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+def _data_dir() -> Path:
+    """The data files, found through the installed package `turista_data` (the repository's data/
+    folder), never through the working directory."""
+    root = resources.files("turista_data")
+    if not isinstance(root, Path):  # pip unpacks wheels; only a zipped install would land here
+        raise RuntimeError(f"the turista_data package must be installed as plain files, not {root!r}")
+    return root
+
+
+DATA_DIR = _data_dir()
 EDITIONS_DIR = DATA_DIR / "editions"
 
 # Square kinds. Titles are the squares a seat can own.

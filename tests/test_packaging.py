@@ -1,0 +1,51 @@
+"""The wheel carries every package and data file of the repository (the listed packages cannot drift from
+the folders), and the game finds its data through the installed package, not the working directory.
+
+.ci/run builds the real wheel, installs it in a fresh environment and plays from another folder."""
+
+from __future__ import annotations
+
+import fnmatch
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from engine.edition import DATA_DIR
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
+CODE = ("engine", "render", "bot", "fakediscord")
+
+
+def test_every_package_of_the_repository_is_listed() -> None:
+    code = {".".join(init.parent.relative_to(ROOT).parts) for top in CODE for init in (ROOT / top).rglob("__init__.py")}
+    # Every folder of data/ is listed too (as a package without code), so setuptools ships its files.
+    data = {
+        ".".join(("turista_data", *folder.relative_to(ROOT / "data").parts))
+        for folder in [ROOT / "data", *(ROOT / "data").rglob("*")]
+        if folder.is_dir() and folder.name != "__pycache__"
+    }
+    listed = set(SETUPTOOLS["packages"])
+    assert code | data == listed, (sorted((code | data) - listed), sorted(listed - code - data))
+    assert SETUPTOOLS["package-dir"] == {"turista_data": "data"}
+
+
+def test_every_data_file_matches_a_package_data_pattern() -> None:
+    patterns = SETUPTOOLS["package-data"]["*"]
+    files = [p for p in (ROOT / "data").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    assert len(files) > 15
+    left_out = [
+        str(p.relative_to(ROOT)) for p in files
+        if p.suffix != ".py" and not any(fnmatch.fnmatch(p.name, pattern) for pattern in patterns)
+    ]
+    assert not left_out, f"add a pattern for these to [tool.setuptools.package-data]: {left_out}"
+
+
+def test_data_is_found_through_the_package_from_any_folder(tmp_path: Path) -> None:
+    assert (ROOT / "data").resolve() == DATA_DIR  # an editable install maps turista_data to data/
+    probe = "from engine import available; from engine.i18n import catalogue; print(available(), len(catalogue('en')))"
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "['monopolio', 'mundial', 'turismundo']" in done.stdout
