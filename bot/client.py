@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 
 import discord
@@ -15,10 +16,12 @@ from bot.config import Config
 from bot.i18n import CatalogueTranslator, lang_of
 from bot.replies import say
 from bot.session import Sessions
+from bot.status import status_line
 from bot.store import Store, StoreError
 from engine.i18n import language_of
 
 log = logging.getLogger("turista.bot")
+status_log = logging.getLogger("turista.status")
 
 ComponentHandler = Callable[[discord.Interaction], Awaitable[None]]
 
@@ -56,6 +59,7 @@ class TuristaBot(discord.Client):
         self.commands = list(commands)
         self.components = components
         self.store: Store
+        self.status_reports: asyncio.Task[None] | None = None
         self._resumed = False
 
     async def setup_hook(self) -> None:
@@ -70,6 +74,19 @@ class TuristaBot(discord.Client):
         else:
             await self.tree.sync()
         log.info("commands synced%s", f" to guild {self.config.dev_guild}" if self.config.dev_guild else "")
+        if self.config.status_minutes > 0:
+            self.status_reports = asyncio.create_task(self._report_status(), name="turista-status")
+
+    async def _report_status(self) -> None:
+        """The status line in the log every few minutes, for an admin's monitoring (`turista status`)."""
+        while not self.is_closed():
+            await asyncio.sleep(self.config.status_minutes * self.config.minute)
+            try:
+                activity = await asyncio.to_thread(self.store.activity)
+            except StoreError as error:
+                status_log.warning("status unavailable: %s", error.code)
+                continue
+            status_log.info("%s", status_line(activity, time.time()))
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
@@ -100,6 +117,8 @@ class TuristaBot(discord.Client):
         return language_of(str(interaction.guild_locale or interaction.locale))
 
     async def close(self) -> None:
+        if self.status_reports is not None:
+            self.status_reports.cancel()
         await self.sessions.close()
         await super().close()
         store = getattr(self, "store", None)

@@ -36,6 +36,7 @@ class Config:
     time_scale: float  # multiplies every timer; only tests shrink it
     seed: int | None  # a fixed seed for every new game; only tests set it
     log_level: str
+    status_minutes: float = 10.0  # how often the running bot logs the status line; 0: never
 
     @property
     def minute(self) -> float:
@@ -57,4 +58,5 @@ def load_config(env_file: str | os.PathLike[str] | None = None) -> Config:
         time_scale=_float("TURISTA_TIME_SCALE", 1.0),
         seed=seed,
         log_level=os.environ.get("TURISTA_LOG_LEVEL", "INFO").strip().upper() or "INFO",
+        status_minutes=_float("TURISTA_STATUS_MINUTES", 10.0),
     )

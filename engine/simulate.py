@@ -256,9 +256,9 @@ def _levels(text: str) -> tuple[str, ...]:
     return levels
 
 
-def parse_args(argv: Sequence[str] | None = None) -> tuple[Options, bool]:
+def parse_args(argv: Sequence[str] | None = None, prog: str = "python -m engine.simulate") -> tuple[Options, bool]:
     """The options of a run and whether to print JSON; bad arguments exit with status 2."""
-    p = _Parser(prog="python -m engine.simulate", description="Play whole games with computer players.")
+    p = _Parser(prog=prog, description="Play whole games with computer players.")
     p.add_argument("--edition", default="turismundo", help=f"one of: {', '.join(available())}")
     p.add_argument("--players", type=_count(2), default=4, help="seats, 2 to 6")
     p.add_argument("--games", type=_count(1), default=100)
@@ -307,8 +307,8 @@ def summary(out: dict) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    opts, as_json = parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = "python -m engine.simulate") -> int:
+    opts, as_json = parse_args(argv, prog)
     out = run(opts)
     print(json.dumps(out) if as_json else summary(out))
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from engine import available, load
@@ -18,8 +19,8 @@ from render.sample import final_state, play
 from render.summary import history_from_log, summary
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m render", description="Draw Turista pictures.")
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Draw Turista pictures.")
     sub = parser.add_subparsers(dest="picture", required=True)
     for name, help_text in (
         ("board", "the board after a sample game"),
@@ -38,8 +39,8 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = "python -m render") -> int:
+    args = _parser(prog).parse_args(argv)
     if args.picture == "deed":
         squares = len(load(args.edition).squares)
         if not 0 <= args.square < squares:

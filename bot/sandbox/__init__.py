@@ -1,4 +1,4 @@
-"""`python -m bot sandbox`: a local table in the terminal.
+"""`turista sandbox` (or `python -m bot sandbox`): a local table in the terminal.
 
 The real bot runs in its own process against the bundled fake Discord on 127.0.0.1; the terminal plays the
 users. What you type goes through the same slash commands, buttons, selects and modals as on a server.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from engine import available
@@ -16,8 +17,8 @@ from engine import available
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Elena", "Fer")
 
 
-def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot sandbox", description=__doc__.splitlines()[0])
+def parse_args(argv: Sequence[str] | None, prog: str = "python -m bot sandbox") -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog=prog, description="A local table in the terminal, against a fake Discord.")
     parser.add_argument("--players", type=int, default=2, help="people at the table (1-6), named Ana, Beto…")
     parser.add_argument("--computers", type=int, default=0, help="computer seats added when a table opens")
     parser.add_argument("--edition", default="turismundo", help=f"edition of /turista new: {', '.join(available())}")
@@ -41,8 +42,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str]) -> int:
-    args = parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = "python -m bot sandbox") -> int:
+    args = parse_args(argv, prog)
     from bot.sandbox.table import Sandbox
 
     sandbox = Sandbox(args, names=list(NAMES[: args.players]))

@@ -2,11 +2,12 @@
 snapshot and the results. No discord here, so engine-side tools can use it too. See docs/storage.md."""
 
 from bot.store.errors import ChannelBusy, NoSuchGame, StaleVersion, StoreError
-from bot.store.rows import GameRow, HistoryRow, LeaderRow, LogRow, ResultRow, SeatRow, engine_settings
+from bot.store.rows import Activity, GameRow, HistoryRow, LeaderRow, LogRow, ResultRow, SeatRow, engine_settings
 from bot.store.store import KEEP, Store, default_path, default_synchronous
 
 __all__ = [
     "KEEP",
+    "Activity",
     "ChannelBusy",
     "GameRow",
     "HistoryRow",

@@ -1,9 +1,11 @@
-"""Maintenance commands: `python -m bot.store verify|export|migrate [--db PATH]`."""
+"""Maintenance commands: `turista store verify|export|backup|restore|migrate [--db PATH]` (or
+`python -m bot.store …`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from bot.store.errors import StoreError
@@ -11,8 +13,8 @@ from bot.store.replay import export, verify
 from bot.store.store import Store, default_path
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot.store", description="Turista's game database.")
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Turista's game database.")
     parser.add_argument("--db", default=None, help="database file (default: $TURISTA_DB or turista.db)")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser("verify", help="replay every game's log and compare it with the stored snapshot")
@@ -24,6 +26,11 @@ def _parser() -> argparse.ArgumentParser:
     copy = commands.add_parser("backup", help="copy the live database, consistently, to DEST")
     copy.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     copy.add_argument("dest", metavar="DEST")
+    back = commands.add_parser(
+        "restore", help="replace every game with those of BACKUP (stop the bot first); the database as it was "
+        "is kept beside it, as DB.before-restore")
+    back.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    back.add_argument("backup", metavar="BACKUP")
     upgrade = commands.add_parser("migrate", help="create the database or bring its schema up to date")
     upgrade.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
@@ -42,10 +49,28 @@ def _verify(store: Store, game_ids: list[int]) -> int:
     return 0 if sound and not bad else 1
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def _restore(path: str, backup: str) -> int:
+    if not Path(backup).is_file():
+        print(f"no backup at {backup}", file=sys.stderr)
+        return 2
+    with Store(path) as store:
+        keep = Path(f"{store.path}.before-restore")
+        if store.game_ids():
+            store.backup(keep)
+        store.restore(backup)
+        games = len(store.game_ids())
+        print(f"{store.path} restored from {backup}: {games} games, schema {', '.join(store.schema_version())}")
+        if keep.exists():
+            print(f"the database as it was before is in {keep}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.store") -> int:
+    args = _parser(prog).parse_args(argv)
     path = args.db or default_path()
     try:
+        if args.command == "restore":
+            return _restore(path, args.backup)
         if args.command == "migrate":
             with Store(path) as store:
                 print(f"{store.path}: schema {', '.join(store.schema_version())}")

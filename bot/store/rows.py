@@ -11,6 +11,15 @@ import engine
 
 
 @dataclass(frozen=True, slots=True)
+class Activity:
+    """What an admin's monitoring wants to know: open games, and when anything last happened."""
+
+    lobbies: int  # tables waiting for players
+    playing: int  # games under way
+    last_action: float | None  # unix time of the newest change to any game, None for an empty database
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRow:
     seat: int  # the engine seat index
     user_id: int | None  # None for a computer player

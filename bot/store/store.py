@@ -22,7 +22,7 @@ from sqlite_utils import Database
 
 import engine
 from bot.store.errors import ChannelBusy, NoSuchGame, StaleVersion, StoreError, translate
-from bot.store.rows import GameRow, HistoryRow, LeaderRow, LogRow, ResultRow, SeatRow
+from bot.store.rows import Activity, GameRow, HistoryRow, LeaderRow, LogRow, ResultRow, SeatRow
 from bot.store.schema import MIGRATION_NAMES, OPEN_STATUSES, STATUSES, migrations
 
 DEFAULT_PATH: Final = "turista.db"
@@ -564,6 +564,15 @@ class Store:
         with self._guard():
             return self._games("status IN ('lobby', 'active')", [])
 
+    def activity(self) -> Activity:
+        """How many lobbies and games are open, and when any game last changed (`turista status`)."""
+        with self._guard():
+            lobbies, playing, last = self.db.execute(
+                "SELECT COUNT(CASE WHEN status = 'lobby' THEN 1 END), COUNT(CASE WHEN status = 'active' THEN 1 END),"
+                " MAX(updated_at) FROM games"
+            ).fetchone()
+        return Activity(int(lobbies), int(playing), last)
+
     def game_ids(self) -> list[int]:
         with self._guard():
             return [r[0] for r in self.db.execute("SELECT id FROM games ORDER BY id")]
@@ -664,6 +673,36 @@ class Store:
                 self.db.conn.backup(target)
             finally:
                 target.close()
+
+    def restore(self, source: str | os.PathLike[str]) -> None:
+        """Replace every game with those of the backup at `source` (a file `backup` wrote, maybe by an older
+        release), then bring its schema up to date. The backup is only read, and checked first: a damaged
+        file, a database that is not Turista's or one from a newer release changes nothing."""
+        path = Path(source)
+        if not path.is_file():
+            raise StoreError("db_unavailable", path=str(path))
+        try:
+            backup = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+        try:
+            try:
+                sound = [r[0] for r in backup.execute("PRAGMA quick_check")]
+                applied = [m.name for m in migrations.applied(Database(backup))] if sound == ["ok"] else []
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
+            if sound != ["ok"]:
+                raise StoreError("db_corrupt", detail="; ".join(sound[:5]))
+            if not applied:
+                raise StoreError("db_not_turista", path=str(path))
+            unknown = [name for name in applied if name not in MIGRATION_NAMES]
+            if unknown:
+                raise StoreError("db_too_new", migrations=unknown)
+            with self._guard():
+                backup.backup(self.db.conn)
+                self._migrate()
+        finally:
+            backup.close()
 
     def integrity(self) -> list[str]:
         """SQLite's own quick check of the file: ["ok"] when sound."""

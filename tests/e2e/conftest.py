@@ -48,10 +48,10 @@ class BotProcess:
         await self.fake.wait_for(lambda: self.fake.state.command_syncs > syncs and self.fake.connected,
                                  timeout=20, what="the bot to sync its commands and connect")
 
-    async def stop(self) -> None:
+    async def stop(self, signum: int = signal.SIGINT) -> None:
         if self.process is None or self.process.returncode is not None:
             return
-        self.process.send_signal(signal.SIGINT)
+        self.process.send_signal(signum)
         try:
             await asyncio.wait_for(self.process.wait(), 10)
         except TimeoutError:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import signal
 
+import pytest
+
+from bot.store.replay import verify
 from tests.e2e.conftest import World
 
 
@@ -116,3 +120,22 @@ async def test_restart_during_an_auction_and_a_trade_offer(world: World) -> None
             await world.act(gid, world.user_of(gid, seat), auction, "pass_bid")
             st = await world.settled(gid)
     assert st.auction is None and not auction.custom_ids()
+
+
+@pytest.mark.parametrize("bot_env", [{"TURISTA_STATUS_MINUTES": "0.01"}])  # a status line every 0.6 s
+async def test_sigterm_stops_gracefully_and_the_status_line_is_logged(world: World) -> None:
+    gid = await world.open_table(world.ana, [], computers=2)
+    st = await world.start(gid, world.ana)
+    await world.eventually(lambda: "turista.status: 1 open game (1 playing, 0 in the lobby); last action"
+                           in world.bot.log(), timeout=10, what="a status line in the log")
+
+    # What systemd sends: the process finishes what it is doing, closes and exits 0 (not killed by -15).
+    await world.bot.stop(signal.SIGTERM)
+    assert world.bot.process is not None and world.bot.process.returncode == 0
+    log = world.bot.log()
+    assert "stopping: letting the actions in progress finish" in log and "turista.bot: stopped" in log
+    assert all(verdict.ok for verdict in verify(world.store, [gid]))
+
+    await world.bot.start()
+    final = await world.play_until(gid, lambda s: s.turn >= st.turn + 2)
+    assert final.turn >= st.turn + 2 or final.phase == "over"

@@ -1,0 +1,94 @@
+"""`turista run` (or `python -m bot`): run the Turista bot with the settings of the environment or `.env`.
+
+SIGTERM (what systemd and most process managers send) and SIGINT (Ctrl+C) both stop the bot the same
+careful way: no new computer moves or timers, the action in progress in every channel finishes and is
+stored, then the connection closes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bot.config import Config, load_config
+
+if TYPE_CHECKING:
+    from bot.client import TuristaBot
+
+log = logging.getLogger("turista.bot")
+
+# The integer of the permissions the bot needs in a channel: View Channel, Send Messages, Embed Links,
+# Attach Files and Read Message History.
+PERMISSIONS = 1024 | 2048 | 16384 | 32768 | 65536
+
+NO_TOKEN_GUIDE = f"""\
+Turista needs a Discord bot token, and DISCORD_TOKEN is not set.
+
+ 1. Open https://discord.com/developers/applications and press "New Application"; give it a name.
+ 2. In "Bot", press "Reset Token" and copy the token. No privileged intents are needed.
+ 3. Put it in a file named .env next to where you run the bot (see .env.example):
+        DISCORD_TOKEN=the-token-you-copied
+        TURISTA_DB=turista.db
+    or export DISCORD_TOKEN in the environment. Keep it secret: anyone with it controls the bot.
+ 4. Invite the bot to your server with this link (replace APP_ID with the "Application ID" of
+    "General Information"); scopes bot + applications.commands, permissions View Channel, Send
+    Messages, Embed Links, Attach Files and Read Message History:
+        https://discord.com/oauth2/authorize?client_id=APP_ID&scope=bot+applications.commands&permissions={PERMISSIONS}
+ 5. Start it again with: turista run   (or: python -m bot)
+    While developing, set TURISTA_DEV_GUILD to your server's id so commands appear at once.
+
+To try the game without Discord, play at a local table against the bundled fake Discord:
+        turista sandbox
+"""
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(
+        level=getattr(logging, level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
+def parser(prog: str) -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(
+        prog=prog,
+        description="Run the Turista bot on Discord. Settings come from the environment or from a .env file "
+        "in the working directory (DISCORD_TOKEN, TURISTA_DB, ...; see .env.example).",
+    )
+
+
+async def serve(bot: TuristaBot, token: str) -> None:
+    """Run until the connection ends or a SIGTERM/SIGINT asks the bot to stop (then close it gracefully)."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    async with bot:
+        running = asyncio.create_task(bot.start(token), name="turista-connection")
+        stopping = asyncio.create_task(stop.wait(), name="turista-stop-signal")
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stopping.done():
+            log.info("stopping: letting the actions in progress finish")
+            await bot.close()
+        stopping.cancel()
+        await running  # a failed login or connection raises here
+    log.info("stopped")
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
+    parser(prog).parse_args(argv)
+    config: Config = load_config()
+    if not config.token:
+        sys.stderr.write(NO_TOKEN_GUIDE)
+        return 2
+    configure_logging(config.log_level)
+    from bot.app import build_bot  # discord.py is only imported when there is something to run
+
+    asyncio.run(serve(build_bot(config), config.token))
+    return 0

@@ -1,0 +1,69 @@
+"""`turista status`: how many games are open and how long ago the last one changed, for monitoring.
+
+The running bot logs the same line every `TURISTA_STATUS_MINUTES` minutes (`turista.status` logger).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.store import Activity, Store, StoreError, default_path
+
+
+def age(seconds: float) -> str:
+    """A duration as a person reads it at a glance: 42 s, 7 min, 5 h, 3 days."""
+    seconds = max(0.0, seconds)
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.0f} h"
+    return f"{seconds / 86400:.0f} days"
+
+
+def status_line(activity: Activity, now: float) -> str:
+    games = activity.lobbies + activity.playing
+    opened = (f"{games} open game{'s' if games != 1 else ''} ({activity.playing} playing, "
+              f"{activity.lobbies} in the lobby)")
+    if activity.last_action is None:
+        return f"{opened}; no action yet"
+    return f"{opened}; last action {age(now - activity.last_action)} ago"
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="How many games are open, and the last action's age.")
+    parser.add_argument("--db", default=None, help="database file (default: $TURISTA_DB or turista.db)")
+    parser.add_argument("--json", action="store_true", help="one JSON object, for monitoring scripts")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.status") -> int:
+    args = _parser(prog).parse_args(argv)
+    path = args.db or default_path()
+    if not Path(path).is_file():
+        print(f"no database at {path}", file=sys.stderr)
+        return 2
+    try:
+        with Store(path, create=False) as store:
+            activity = store.activity()
+    except StoreError as exc:
+        print(f"{path}: {exc.code} {exc.params}", file=sys.stderr)
+        return 2
+    now = time.time()
+    if args.json:
+        last = activity.last_action
+        print(json.dumps({"database": str(path), "lobbies": activity.lobbies, "playing": activity.playing,
+                          "last_action": last, "last_action_age": None if last is None else round(now - last, 1)}))
+    else:
+        print(f"{path}: {status_line(activity, now)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
