@@ -8,9 +8,9 @@ from discord import app_commands
 from engine.i18n import DEFAULT_LANGUAGE, catalogue, language_of, text
 
 
-def t(lang: str, key: str, **params: object) -> str:
-    """The bot text `bot.<key>` in `lang`."""
-    return text(lang, f"bot.{key}", **params)
+def t(lang: str, key: str, *, variant: str | None = None, **params: object) -> str:
+    """The bot text `bot.<key>` in `lang`; `variant` (an edition id) picks that edition's own wording."""
+    return text(lang, f"bot.{key}", variant=variant, **params)
 
 
 def lang_of(interaction: discord.Interaction) -> str:

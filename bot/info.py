@@ -10,7 +10,7 @@ from engine import State, edition_of, load
 from engine.board import net_worth, rent, titles_of
 from engine.edition import TITLE_KINDS
 from engine.i18n import LANGUAGES, text
-from engine.narrate import square_name
+from engine.narrate import jail_name, square_name
 
 
 def seat_status(state: State, seat: int, lang: str) -> str:
@@ -23,21 +23,22 @@ def seat_status(state: State, seat: int, lang: str) -> str:
     if person.out:
         lines.append(t(lang, "status.out"))
     if person.jailed:
-        lines.append(t(lang, "status.jailed", turns=person.jail_turns))
+        lines.append(t(lang, "status.jailed", variant=ed.id, turns=person.jail_turns, jail=jail_name(ed.id, lang)))
     if person.jail_cards:
-        lines.append(t(lang, "status.cards", count=len(person.jail_cards)))
+        lines.append(t(lang, "status.cards", variant=ed.id, count=len(person.jail_cards), jail=jail_name(ed.id, lang)))
     owned = titles_of(state, seat)
     if owned:
         lines.append(t(lang, "status.titles"))
         for sq in owned:
             marks = []
+            name = square_name(state.edition, sq, lang)
             if state.mortgaged[sq]:
-                marks.append(t(lang, "status.mortgaged"))
+                marks.append(t(lang, "status.mortgaged", square=name))
             if state.level[sq]:
                 marks.append(t(lang, "status.hotel") if state.level[sq] == 5
-                             else t(lang, "status.houses", count=state.level[sq]))
+                             else t(lang, "status.houses", variant=ed.id, count=state.level[sq]))
             extra = f" ({', '.join(marks)})" if marks else ""
-            lines.append(f"• {square_name(state.edition, sq, lang)}{extra}")
+            lines.append(f"• {name}{extra}")
     else:
         lines.append(t(lang, "status.no_titles"))
     return "\n".join(lines)[:2000]
@@ -80,7 +81,7 @@ def deed_text(edition: str, square: int, state: State | None, lang: str) -> str:
     if sq.kind == "country":
         rents = ", ".join(money(r) for r in sq.rents)
         lines.append(t(lang, "deed.rents", rents=rents))
-        lines.append(t(lang, "deed.building", house=money(sq.house_cost), hotel=money(sq.hotel_cost)))
+        lines.append(t(lang, "deed.building", variant=edition, house=money(sq.house_cost), hotel=money(sq.hotel_cost)))
     elif sq.kind == "airline":
         lines.append(t(lang, "deed.airline", rents=", ".join(money(r) for r in sq.rents)))
     else:
@@ -92,7 +93,7 @@ def deed_text(edition: str, square: int, state: State | None, lang: str) -> str:
         if owner >= 0:
             lines.append(t(lang, "deed.owner", seat=seat_label(state, owner)))
             if state.mortgaged[square]:
-                lines.append(t(lang, "deed.is_mortgaged"))
+                lines.append(t(lang, "deed.is_mortgaged", square=square_name(edition, square, lang)))
             else:
                 lines.append(t(lang, "deed.rent_now", rent=money(rent(state, ed, square, 7))))
         else:
@@ -102,7 +103,7 @@ def deed_text(edition: str, square: int, state: State | None, lang: str) -> str:
 
 def rules_text(edition: str, lang: str) -> str:
     ed = load(edition)
-    return t(lang, "rules.text", edition=text(lang, f"edition.{edition}.name"),
+    return t(lang, "rules.text", variant=edition, edition=text(lang, f"edition.{edition}.name"),
              start=cash(edition, ed.economy.start_cash), salary=cash(edition, ed.economy.salary),
              fine=cash(edition, ed.economy.jail_fine), jail_turns=ed.rules.jail_max_turns)[:2000]
 

@@ -14,7 +14,8 @@ from bot.i18n import t
 from bot.store import GameRow, SeatRow, engine_settings
 from engine import Action, State, available, edition_of, legal_actions, load
 from engine.i18n import money, text
-from engine.narrate import account, square_name
+from engine.narrate import account, jail_name, square_name
+from engine.narrate import offer_text as narrate_offer
 
 Style = discord.ButtonStyle
 MENU_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan")
@@ -159,7 +160,8 @@ def prompt(state: State, seats: list[SeatRow], lang: str) -> str:
     if state.phase == "end":
         return t(lang, "table.end", who=who)
     if state.seats[seat].jailed:
-        return t(lang, "table.jail", who=who, fine=cash(state, edition_of(state).economy.jail_fine))
+        fine = cash(state, edition_of(state).economy.jail_fine)
+        return t(lang, "table.jail", variant=state.edition, who=who, fine=fine, jail=jail_name(state.edition, lang))
     return t(lang, "table.roll", who=who, cash=cash(state, state.seats[seat].cash))
 
 
@@ -280,7 +282,7 @@ def auction_content(state: State, lang: str, quiet: float, result: list[dict] | 
     assert au is not None
     name = square_name(state.edition, au.square, lang)
     ed = edition_of(state)
-    lines = [t(lang, f"auction.title.{au.item}", square=name)]
+    lines = [t(lang, f"auction.title.{au.item}", variant=state.edition, square=name)]
     if au.item == "title":
         lines.append(t(lang, "auction.list_price", price=cash(state, ed.squares[au.square].price)))
     if au.bidder >= 0:
@@ -309,12 +311,7 @@ def auction_view(game: int, state: State, lang: str) -> discord.ui.View | None:
 
 # -- trades ------------------------------------------------------------------------------------------
 def offer_text(state: State, titles: tuple[int, ...] | list[int], amount: int, cards: int, lang: str) -> str:
-    parts = [square_name(state.edition, sq, lang) + (" (H)" if state.mortgaged[sq] else "") for sq in titles]
-    if amount:
-        parts.append(cash(state, amount))
-    if cards:
-        parts.append(t(lang, "trade.cards", count=cards))
-    return ", ".join(parts) or t(lang, "trade.nothing")
+    return narrate_offer(state, titles, amount, cards, lang, mark_mortgaged=True)
 
 
 def trade_content(state: State, seats: list[SeatRow], lang: str) -> str:

@@ -1,7 +1,21 @@
-"""Message catalogues: every text the game shows, by id, in Spanish (first) and English."""
+"""Message catalogues: every text the game shows, by id, in Spanish (first) and English.
+
+Templates use Python's `str.format` fields, plus two small conventions so that texts read right without a
+sentence per case:
+
+- word forms chosen by a number or a name: `{count} {count:tarjeta|tarjetas}` (1 | anything else) and
+  `{square} está {square:hipotecado|hipotecada|hipotecados|hipotecadas}` (the square's gender and number,
+  from `gender.<edition>.<square id>` in the catalogue; masculine singular when not listed);
+- in Spanish, "a" / "de" before a value that starts with the article "el" contract to "al" / "del"
+  ("paga al banco"), and a value ending with a full stop is not followed by a second one ("E.U.A.").
+
+An edition may word a text its own way: `variant.<edition>.<id>` wins over `<id>` (the jail of the classic
+Monopoly board is a "Cárcel", never a deportation).
+"""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from functools import cache
 
@@ -9,6 +23,38 @@ from engine.edition import DATA_DIR
 
 LANGUAGES = ("es", "en")
 DEFAULT_LANGUAGE = "es"
+GENDERS = ("m", "f", "mp", "fp")  # the order of the forms in `{name:…|…|…|…}`
+
+
+class Count(int):
+    """A number that also picks a word form: `{n:turno|turnos}` is "turno" for 1, "turnos" otherwise."""
+
+    def __format__(self, spec: str) -> str:
+        if "|" in spec:
+            one, other = spec.split("|", 1)
+            return one if self == 1 else other
+        return int.__format__(self, spec)
+
+
+class Name(str):
+    """A name with a grammatical gender and number (one of GENDERS) that picks agreeing word forms."""
+
+    gender: str
+
+    def __new__(cls, value: str, gender: str = "m") -> Name:
+        name = super().__new__(cls, value)
+        name.gender = gender if gender in GENDERS else "m"
+        return name
+
+    def __format__(self, spec: str) -> str:
+        if "|" in spec:
+            forms = spec.split("|")
+            index = GENDERS.index(self.gender)
+            # Fewer forms than genders: plural falls back to the singular of the same gender, then to the first.
+            if index >= len(forms):
+                index = index - 2 if index - 2 < len(forms) else 0
+            return forms[index]
+        return str.__format__(self, spec)
 
 
 def _flatten(prefix: str, table: dict, out: dict[str, str]) -> None:
@@ -45,9 +91,68 @@ def money(amount: int, currency: str = "$") -> str:
     return f"{sign}{currency}{abs(amount):,}"
 
 
-def text(lang: str, key: str, **params: object) -> str:
-    """The text `key` in `lang` with its parameters filled in; a missing id falls back to Spanish, then to the id."""
-    template = catalogue(lang).get(key) or catalogue(DEFAULT_LANGUAGE).get(key)
-    if template is None:
+def template(lang: str, key: str, variant: str | None = None) -> str | None:
+    """The raw template of `key`: the edition's own wording first, then the common one; Spanish if missing."""
+    for cat in (catalogue(lang), catalogue(DEFAULT_LANGUAGE)):
+        if variant is not None and (found := cat.get(f"variant.{variant}.{key}")) is not None:
+            return found
+        if (found := cat.get(key)) is not None:
+            return found
+    return None
+
+
+_FIELD = re.compile(r"\{(\w+)(:[^{}]*)?\}")
+_CONTRACTION = re.compile(r"\b(a|de) \{(\w+)\}")
+_STOP_AFTER = re.compile(r"\{(\w+)\}\.")
+
+
+def fill(lang: str, pattern: str, params: dict[str, object]) -> str:
+    """`pattern` with `params` filled in (numbers become `Count`s), following the language's spelling."""
+    values: dict[str, object] = {
+        k: Count(v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in params.items()
+    }
+
+    def bare(name: str, value: str) -> str:
+        key = f"{name}__bare"
+        values[key] = value
         return key
-    return template.format(**params) if params else template
+
+    if lang == "es":
+        def contract(m: re.Match[str]) -> str:
+            value = values.get(m[2])
+            if isinstance(value, str) and value.startswith("el "):
+                return ("al" if m[1] == "a" else "del") + " {" + bare(m[2], value[3:]) + "}"
+            return m[0]
+
+        pattern = _CONTRACTION.sub(contract, pattern)
+
+    def one_stop(m: re.Match[str]) -> str:
+        value = values.get(m[1])
+        return m[0][:-1] if isinstance(value, str) and value.endswith(".") else m[0]
+
+    pattern = _STOP_AFTER.sub(one_stop, pattern)
+    return pattern.format(**values)
+
+
+def text(lang: str, key: str, *, variant: str | None = None, **params: object) -> str:
+    """The text `key` in `lang` with its parameters filled in; `variant` (an edition id) picks that edition's
+    own wording where it has one. A missing id falls back to Spanish, then to the id itself."""
+    found = template(lang, key, variant)
+    if found is None:
+        return key
+    return fill(lang, found, params) if params else found
+
+
+def sentence(line: str) -> str:
+    """A sentence starts with a capital letter, even when it opens with a value ("el banco paga…")."""
+    for i, char in enumerate(line):
+        if char.isalpha():
+            return line[:i] + char.upper() + line[i + 1:] if char.islower() else line
+        if char.isdigit():
+            return line
+    return line
+
+
+def gender_of(lang: str, edition: str, square_id: str) -> str:
+    """The grammatical gender and number of a square's name (GENDERS), masculine singular by default."""
+    return catalogue(lang).get(f"gender.{edition}.{square_id}", "m")

@@ -159,9 +159,9 @@ def _loan_refusal(st: State, ed: Edition, a: Action, in_debt: bool) -> Refusal:
     if a.block not in ed.economy.club_loans or a.block not in ed.blocks:
         return _no("no_loan_for_block")
     if not board.owns_block(st, ed, a.seat, a.block):
-        return _no("block_incomplete")
+        return _no("loan_needs_block", block=a.block)
     if any(ln.block == a.block for ln in st.loans):
-        return _no("loan_exists")
+        return _no("loan_exists", block=a.block)
     if in_debt:
         return _no("in_debt")
     return None

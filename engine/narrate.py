@@ -4,16 +4,46 @@ from __future__ import annotations
 
 from engine.actions import IllegalAction
 from engine.edition import load
-from engine.i18n import money, text
+from engine.i18n import Name, gender_of, money, sentence, text
 from engine.state import BANK, POT, State
 
 # Events that only feed other events (the `transfer` that follows says it better).
 SILENT = frozenset({"game_started", "may_buy", "debt_paid", "order_roll"})
+# Transfers already told by the event they belong to (a settled trade lists its cash).
+SILENT_TRANSFERS = frozenset({"trade"})
 
 
-def square_name(edition_id: str, square: int, lang: str) -> str:
+def square_name(edition_id: str, square: int, lang: str) -> Name:
+    """A square's name in `lang`, carrying its grammatical gender (see `engine.i18n.Name`)."""
     ed = load(edition_id)
-    return text(lang, f"square.{edition_id}.{ed.squares[square].id}")
+    square_id = ed.squares[square].id
+    return Name(text(lang, f"square.{edition_id}.{square_id}"), gender_of(lang, edition_id, square_id))
+
+
+def jail_name(edition_id: str, lang: str) -> Name:
+    return square_name(edition_id, load(edition_id).rules.jail_square, lang)
+
+
+def listing(lang: str, parts: list[str]) -> str:
+    """ "A, B y C" / "A, B and C"."""
+    if len(parts) < 2:
+        return "".join(parts)
+    return f"{', '.join(parts[:-1])} {text(lang, 'event.and')} {parts[-1]}"
+
+
+def offer_text(st: State, titles: tuple[int, ...] | list[int], amount: int, cards: int, lang: str,
+               *, mark_mortgaged: bool = False) -> str:
+    """One side of a trade in words: its titles, cash and cards to leave jail ("nada" when empty)."""
+    parts: list[str] = []
+    for sq in titles:
+        name = square_name(st.edition, sq, lang)
+        parts.append(text(lang, "event.mortgaged_title", square=name) if mark_mortgaged and st.mortgaged[sq] else name)
+    if amount:
+        parts.append(money(amount, load(st.edition).currency))
+    if cards:
+        parts.append(text(lang, "event.jail_cards", variant=st.edition, count=cards,
+                          jail=jail_name(st.edition, lang)))
+    return listing(lang, parts) or text(lang, "event.nothing")
 
 
 def party(st: State, who: int, lang: str) -> str:
@@ -54,20 +84,26 @@ def describe(event: dict, st: State, lang: str = "es") -> str:
         if key in event:
             p[key] = event[key]
     if code == "transfer":
+        if event["reason"] in SILENT_TRANSFERS:
+            return ""
         p["payer"] = party(st, event["from"], lang)
         p["payee"] = party(st, event["to"], lang)
         p.setdefault("square", "")
-        return text(lang, f"event.transfer.{event['reason']}", **p)
+        return sentence(text(lang, f"event.transfer.{event['reason']}", variant=ed_id, **p))
     if code == "moved":
         p["square"] = square_name(ed_id, event["to"], lang)
     elif code in ("sent_to_jail", "jail_stay"):
-        p["square"] = square_name(ed_id, ed.rules.jail_square, lang)
+        p["square"] = jail_name(ed_id, lang)
         p["max"] = ed.rules.jail_max_turns
+    elif code == "no_rent_in_jail":
+        owner = event.get("owner", st.owner[event["square"]])
+        p["owner"] = party(st, owner, lang) if owner >= 0 else text(lang, "event.party.owner")
+        p["jail"] = jail_name(ed_id, lang)
     elif code in ("left_rest", "resting"):
         p["square"] = square_name(ed_id, st.seats[event["seat"]].pos, lang)
     elif code == "left_jail":
-        p["square"] = square_name(ed_id, ed.rules.jail_square, lang)
-        return text(lang, f"event.left_jail.{event['how']}", **p)
+        p["square"] = jail_name(ed_id, lang)
+        return sentence(text(lang, f"event.left_jail.{event['how']}", variant=ed_id, **p))
     elif code in ("order_decided", "order_shuffled"):
         p["order"] = ", ".join(st.seats[s].name for s in event["order"])
     elif code == "game_started":
@@ -83,9 +119,14 @@ def describe(event: dict, st: State, lang: str = "es") -> str:
         p["block"] = text(lang, f"block.{event['block']}")
     elif code == "trade_done":
         p["other"] = party(st, event["target"], lang)
+        for key, side in (("give", event.get("give")), ("take", event.get("take"))):
+            side = side or {}
+            p[key] = offer_text(st, side.get("titles", ()), side.get("cash", 0), len(side.get("cards", ())), lang)
+        if "give" not in event:  # a game logged before trades were told in full
+            return sentence(text(lang, "event.trade_closed", **p))
     elif code == "game_over":
         p["seat"] = st.seats[event["winner"]].name
-    return text(lang, f"event.{code}", **p)
+    return sentence(text(lang, f"event.{code}", variant=ed_id, **p))
 
 
 def account(events: list[dict], st: State, lang: str = "es") -> list[str]:
@@ -98,6 +139,8 @@ def explain(error: IllegalAction, st: State | None, lang: str = "es") -> str:
     params = dict(error.params)
     if st is not None and isinstance(params.get("square"), int) and 0 <= params["square"] < 40:
         params["square"] = square_name(st.edition, params["square"], lang)
+    if isinstance(params.get("block"), str):
+        params["block"] = text(lang, f"block.{params['block']}")
     if "amount" in params and isinstance(params["amount"], int):
         params["amount"] = money(params["amount"], load(st.edition).currency if st else "$")
-    return text(lang, f"error.{error.code}", **params)
+    return sentence(text(lang, f"error.{error.code}", variant=st.edition if st else None, **params))

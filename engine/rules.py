@@ -402,7 +402,7 @@ def _land(g: Game, s: int, rent_factor: int = 1, card_amount: int = 0) -> None:
                 g.emit("no_rent_mortgaged", seat=s, square=pos)
                 return
             if st.settings.no_rent_in_jail and st.seats[owner].jailed:
-                g.emit("no_rent_in_jail", seat=s, square=pos)
+                g.emit("no_rent_in_jail", seat=s, square=pos, owner=owner)
                 return
             if card_amount and kind == "utility":
                 d1, d2 = g.die(), g.die()
@@ -759,6 +759,10 @@ def _accept_trade(g: Game, a: Action) -> None:
     st = g.st
     t: Trade = st.trade  # type: ignore[assignment]
     st.trade = None
+    # What changes hands is part of the event, so the settled trade can be told in full, before its
+    # consequences (the 10 % on mortgaged titles received).
+    g.emit("trade_done", seat=t.proposer, target=t.target, give=msgspec.to_builtins(t.give),
+           take=msgspec.to_builtins(t.take))
     g.transfer(t.proposer, t.target, t.give.cash, "trade")
     g.transfer(t.target, t.proposer, t.take.cash, "trade")
     for frm, to, offer in ((t.proposer, t.target, t.give), (t.target, t.proposer, t.take)):
@@ -767,7 +771,6 @@ def _accept_trade(g: Game, a: Action) -> None:
             st.seats[to].jail_cards.append(card)
         for sq in offer.titles:
             _hand_title(g, sq, to)
-    g.emit("trade_done", seat=t.proposer, target=t.target)
 
 
 def _hand_title(g: Game, square: int, to: int) -> None:
@@ -794,16 +797,17 @@ def _bankrupt(g: Game, a: Action) -> None:
     st = g.st
     # A debt to the pot is a debt to the bank, and the bank is who receives everything.
     creditor = st.debts[0].creditor if st.debts[0].creditor >= 0 else BANK
-    _liquidate(g, a.seat, creditor)
+    # The bankruptcy is told first, then what it moves: the account reads in the order things happen.
     g.emit("bankrupt", seat=a.seat, creditor=creditor)
+    _liquidate(g, a.seat, creditor)
     st.bankruptcies += 1
     if st.settings.end_at_bankruptcy and st.bankruptcies >= st.settings.end_at_bankruptcy:
         st.phase = "finish"
 
 
 def _withdraw(g: Game, a: Action) -> None:
-    _liquidate(g, a.seat, BANK)
     g.emit("withdrew", seat=a.seat)
+    _liquidate(g, a.seat, BANK)
 
 
 def _liquidate(g: Game, s: int, creditor: int) -> None:

@@ -60,7 +60,7 @@ async def test_jail_pay_fine_and_bail(world: World) -> None:
     st = await world.play_until(gid, lambda st: human_turn("roll")(st) and st.seats[st.current].jailed, steps=3000)
     table = world.table()
     assert table is not None and world.custom_id_or_none(table, "pay_fine")
-    assert "deportado" in table.content
+    assert "Groenlandia" in table.content
     cash = st.seats[st.current].cash
     user = world.user_of(gid, st.current)
     await world.act(gid, user, table, "use_card" if st.seats[st.current].jail_cards else "pay_fine")

@@ -33,7 +33,7 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     await world.slash(world.ana, "turista addbot", level="facil")
     assert "fácil" in lobby.content
     refused = await world.click(world.beto, lobby, "dropbot")
-    assert refused.ephemeral and "anfitrión" in (refused.content or "")
+    assert refused.ephemeral and "organiza" in (refused.content or "")
     await world.click(world.ana, lobby, "dropbot")
     assert "fácil" not in lobby.content and world.custom_id_or_none(lobby, "dropbot") is None
     await world.slash(world.ana, "turista addbot", level="facil")
@@ -43,9 +43,9 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
 
     # Only the host (or a channel manager) starts, kicks and ends.
     refused = await world.slash(world.beto, "turista kick", user=world.ana)
-    assert refused.ephemeral and "anfitrión" in (refused.content or "")
+    assert refused.ephemeral and "organiza" in (refused.content or "")
     refused = await world.slash(world.beto, "turista start")
-    assert refused.ephemeral and "anfitrión" in (refused.content or "")
+    assert refused.ephemeral and "organiza" in (refused.content or "")
     summary = await world.slash(world.beto, "turista settings")
     assert summary.ephemeral and not (summary.message and summary.message.custom_ids())
     editable = await world.slash(world.ana, "turista settings")
@@ -125,7 +125,7 @@ async def test_kicking_during_a_game_hands_the_seat_to_a_computer(world: World) 
     st = await world.start(gid, world.ana)
     beto_seat = world.game(gid).seat_of(world.beto.id)
     refused = await world.slash(world.beto, "turista kick", user=world.ana)
-    assert refused.ephemeral and "anfitrión" in (refused.content or "")
+    assert refused.ephemeral and "organiza" in (refused.content or "")
     kicked = await world.slash(world.ana, "turista kick", user=world.beto)
     await kicked.wait_message()
     row = world.game(gid)

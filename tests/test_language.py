@@ -1,0 +1,161 @@
+"""Every catalogue text, filled with sample values, reads as clean Spanish and English.
+
+Each template is rendered once with the first sample of every field, then once per other sample of each
+field (the rest kept at their first), in both languages. The samples are the catalogue's own words where a
+field takes them (square names with their gender, the bank and the pot, deck and card names), so what is
+checked is what a player can see.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterator
+from functools import cache
+
+import pytest
+
+from engine import available, load
+from engine.i18n import LANGUAGES, Name, catalogue, fill, gender_of, sentence
+
+FORMATTER = string.Formatter()
+
+PEOPLE = ("seat", "who", "name", "proposer", "target", "bidder", "host", "winner")
+PARTIES = ("other", "payer", "payee", "creditor", "owner")
+MONEY = ("amount", "price", "cash", "fine", "cost", "worth", "rent", "minimum", "mortgage", "house", "hotel",
+         "start", "salary", "fee")
+NUMBERS = ("count", "turns", "turn", "rank", "max", "seconds", "minutes", "left", "buildings", "houses", "hotels",
+           "jail_turns", "id", "wins", "games", "multiplier")
+LISTS = ("order", "seats", "players", "rules", "offer", "rents", "multipliers")
+
+# Texts that are pieces of a sentence (labels, list items, words put into other texts), not sentences.
+FRAGMENTS = ("event.item.", "event.level.", "event.party.", "bot.level.", "bot.status.mortgaged", "bot.status.hotel",
+             "bot.status.houses", "bot.trade.nothing", "bot.trade.cards", "bot.settings.none", "bot.history.abandoned",
+             "bot.cmd.", "render.", "square.", "deck.", "block.", "gender.", "bot.menu.hint.", "bot.button.",
+             "bot.choice.", "bot.rule.", "bot.ending.", "bot.lobby.empty", "edition.", "bot.embed.")
+
+# A person's gender is unknown: no adjective or participle may agree with a player.
+PERSON_AGREEMENT = re.compile(
+    r"\b(es|está|estás|queda|quedas|sigue|sigues|fue|eres) (deportad[oa]s?|encarcelad[oa]s?|pres[oa]s?|socio|socia)\b",
+    re.IGNORECASE)
+
+
+def _names(lang: str, prefix: str) -> list[str]:
+    return [v for k, v in catalogue(lang).items() if k.startswith(prefix)]
+
+
+@cache
+def samples(lang: str) -> dict[str, list[object]]:
+    cat = catalogue(lang)
+    squares = [Name(cat[f"square.{e}.{sq.id}"], gender_of(lang, e, sq.id)) for e in available()
+               for sq in load(e).squares]
+    party = [cat["event.party.bank"], cat["event.party.pot"], cat["event.party.owner"]]
+    values: dict[str, list[object]] = {
+        "square": squares,
+        "jail": [Name(cat[f"square.{e}.{load(e).squares[load(e).rules.jail_square].id}"],
+                      gender_of(lang, e, load(e).squares[load(e).rules.jail_square].id)) for e in available()],
+        "give": ["España, Italia y $5,000", "nada"],
+        "take": ["España, Italia y $5,000", "nada"],
+        "deadline": ["<t:1700000000:R>"],
+        "edition": [cat[f"edition.{e}.name"] for e in available()],
+        "item": [fill(lang, v, {"square": squares[0]}) for v in _names(lang, "event.item.")],
+        "level": _names(lang, "event.level."),
+        "block": _names(lang, "block."),
+        "deck": _names(lang, "deck."),
+        "card": _names(lang, "card."),
+        "house_word": _names(lang, "render.building.house_"),
+        "house_one": _names(lang, "render.building.house_one_"),
+        "dice": ["3 + 4"],
+        "value": [1, 4, "$1,500"],
+        "bidder": ["Ana"],
+    }
+    for name in PEOPLE:
+        values.setdefault(name, ["Ana", "🤖 Lupita", "<@123>"])
+    for name in PARTIES:
+        values[name] = ["Ana", *party]
+    for name in MONEY:
+        values[name] = ["$1,500"]
+    for name in NUMBERS:
+        values[name] = [2, 1]
+    for name in LISTS:
+        values[name] = ["Ana, Beto"]
+    return values
+
+
+def fields(template: str) -> list[str]:
+    return [f for _, f, _, _ in FORMATTER.parse(template) if f]
+
+
+def renderings(lang: str, template: str) -> Iterator[str]:
+    pool = samples(lang)
+    names = sorted({f.split(":")[0] for f in fields(template)})
+    assert all(n in pool for n in names), f"no sample values for {[n for n in names if n not in pool]}"
+    first = {n: pool[n][0] for n in names}
+    yield fill(lang, template, first)
+    for n in names:
+        for value in pool[n][1:]:
+            yield fill(lang, template, {**first, n: value})
+
+
+def base_key(key: str) -> str:
+    """`variant.<edition>.<id>` is the edition's wording of `<id>`."""
+    return key.split(".", 2)[2] if key.startswith("variant.") else key
+
+
+def problems(lang: str, key: str, line: str) -> list[str]:
+    key = base_key(key)
+    if key.startswith(("event.", "error.")):
+        line = sentence(line)  # as `engine.narrate` tells them
+    found = []
+    if re.search(r"\{|\}", line):
+        found.append("a placeholder left")
+    if "(s)" in line or "(es)" in line:
+        found.append('"(s)" instead of a real plural')
+    if re.search(r"(?<!\.)\.\.(?!\.)", line):
+        found.append('a double full stop ".."')
+    if lang == "es":
+        if re.search(r"\b(a|de) el\b", line):
+            found.append('"a el" / "de el" instead of "al" / "del"')
+        if PERSON_AGREEMENT.search(line):
+            found.append("agrees with a player's gender")
+    if lang == "en" and re.search(r"\b(Club Platino|Club Tarjeta Platino|Platinum Club)\b", line):
+        found.append('the club is the "Platinum Card Club" in English')
+    if not key.startswith(FRAGMENTS) and sentence(line) != line and not re.match(r"[{#•(]", line):
+        found.append("starts with a small letter")
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_catalogue_text_renders_cleanly(lang: str) -> None:
+    bad = []
+    for key, template in sorted(catalogue(lang).items()):
+        for line in renderings(lang, template):
+            bad += [f"{key}: {why}: {line!r}" for why in problems(lang, key, line)]
+    assert not bad, f"{len(bad)} problems:\n" + "\n".join(dict.fromkeys(bad))
+
+
+def printed(template: str) -> set[str]:
+    """The fields whose value is written out (not those that only choose a word form)."""
+    return {f for _, f, spec, _ in FORMATTER.parse(template) if f and not (spec and "|" in spec)}
+
+
+def test_both_languages_have_the_same_texts_and_fields() -> None:
+    es, en = catalogue("es"), catalogue("en")
+    # Only Spanish nouns have a gender; English command names are the ones in the code.
+    skip = ("gender.", "bot.cmd.")
+    assert sorted(k for k in es if not k.startswith(skip)) == sorted(k for k in en if not k.startswith(skip))
+    differ = [k for k in es if k in en and printed(es[k]) != printed(en[k])]
+    assert not differ, differ
+
+
+def test_spelling_rules_of_filled_texts() -> None:
+    assert fill("es", "{seat} paga {amount} a {other}.", {"seat": "Ana", "amount": "$5", "other": "el banco"}) \
+        == "Ana paga $5 al banco."
+    assert fill("es", "Cobra de {other}.", {"other": "el bote"}) == "Cobra del bote."
+    assert fill("es", "Paga a {other}.", {"other": "El Profe"}) == "Paga a El Profe."
+    assert fill("es", "Llega a {square}.", {"square": "E.U.A."}) == "Llega a E.U.A."
+    assert fill("es", "{n} {n:turno|turnos}", {"n": 1}) == "1 turno"
+    assert fill("es", "{n} {n:turno|turnos}", {"n": 3}) == "3 turnos"
+    assert fill("es", "{s} está {s:hipotecado|hipotecada}", {"s": Name("España", "f")}) == "España está hipotecada"
+    assert fill("es", "{s} está {s:hipotecado|hipotecada}", {"s": Name("México")}) == "México está hipotecado"
+    assert sentence("el banco paga $5.") == "El banco paga $5."
