@@ -114,7 +114,7 @@ async def test_leaving_a_game_in_play_asks_first(world: World) -> None:
     gid = await world.open_table(world.ana, [world.beto])
     await world.start(gid, world.ana)
     asked = await world.slash(world.beto, "turista leave")
-    assert asked.ephemeral and asked.message is not None and "Seguro" in asked.content
+    assert asked.ephemeral and asked.message is not None and "De verdad" in asked.content
     await world.act(gid, world.beto, asked.message, "withdraw")
     final = await world.settled(gid)
     assert final.phase == "over" and final.seats[1].out and final.winner == 0
