@@ -63,7 +63,7 @@ class TuristaBot(discord.Client):
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        self.store = await asyncio.to_thread(Store, self.config.db_path)
+        self.store = await asyncio.to_thread(Store, self.config.db)
         await self.tree.set_translator(CatalogueTranslator())
         for command in self.commands:
             self.tree.add_command(command)

@@ -29,7 +29,7 @@ def _int_or_none(name: str) -> int | None:
 @dataclass(frozen=True)
 class Config:
     token: str
-    db_path: Path
+    db: str  # a SQLite file, or a postgresql:// URL
     dev_guild: int | None  # sync commands to this guild only (instant) instead of globally
     pace: float  # seconds a computer seat "thinks" before each move, so people can follow
     auction_quiet: float  # seconds without a bid after which an auction closes
@@ -51,7 +51,7 @@ def load_config(env_file: str | os.PathLike[str] | None = None) -> Config:
     seed = _int_or_none("TURISTA_SEED")
     return Config(
         token=os.environ.get("DISCORD_TOKEN", "").strip(),
-        db_path=Path(os.environ.get("TURISTA_DB", "").strip() or "turista.db"),
+        db=os.environ.get("TURISTA_DB", "").strip() or "turista.db",
         dev_guild=_int_or_none("TURISTA_DEV_GUILD"),
         pace=0.0 if fast else _float("TURISTA_PACE", 1.5),
         auction_quiet=_float("TURISTA_AUCTION_QUIET", 30.0),

@@ -56,7 +56,7 @@ def test_config_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nTURISTA_DB=games.db\nTURISTA_DEV_GUILD=42\n")
     config = load_config()
-    assert config.token == "abc" and config.db_path == Path("games.db") and config.dev_guild == 42
+    assert config.token == "abc" and config.db == "games.db" and config.dev_guild == 42
     assert config.pace > 0 and config.minute == 60
     monkeypatch.setenv("TURISTA_TEST_FAST", "1")
     monkeypatch.setenv("DISCORD_TOKEN", "from-env")

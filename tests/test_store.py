@@ -1,4 +1,7 @@
-"""The game store: lobby, actions, stale writes, results and stats, migrations, errors, verify and export."""
+"""The game store: lobby, actions, stale writes, results and stats, migrations, errors, verify and export.
+
+Most tests run twice, on SQLite and on PostgreSQL (the `db_target` fixture); those about the SQLite file
+itself (WAL, durability, damaged pages) run on SQLite only, and test_store_postgres.py has PostgreSQL's own."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import msgspec
@@ -19,17 +22,46 @@ from sqlite_utils import Database
 import engine
 from bot.store import ChannelBusy, NoSuchGame, ResultRow, StaleVersion, Store, StoreError
 from bot.store.__main__ import main as cli
+from bot.store.errors import Conflict
 from bot.store.replay import verify_game
-from bot.store.schema import MIGRATION_NAMES, migrations
+from bot.store.schema import MIGRATION_NAMES, POSTGRES, SQLITE, migrations
 from bot.store.synthetic import choose
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
+def store(db_target: str) -> Iterator[Store]:
+    with Store(db_target) as s:
+        yield s
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[Store]:
     with Store(tmp_path / "t.db") as s:
         yield s
+
+
+def raw(store: Store, sql: str, params: list[object] | None = None) -> None:
+    """A statement behind the store's back (tests that tamper with the database)."""
+    with store.backend.write() as tx:
+        tx.execute(sql, params or [])
+
+
+def old_database(target: str) -> Callable[[str, list[object]], None]:
+    """A database at the first migration only, as an older release left it; returns a raw executor."""
+    if target.startswith("postgresql://"):
+        import psycopg
+
+        conn = psycopg.connect(target, autocommit=True)
+        for sql in POSTGRES[MIGRATION_NAMES[0]]:
+            conn.execute(sql)
+        conn.execute("CREATE TABLE turista_migrations (name TEXT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)")
+        conn.execute("INSERT INTO turista_migrations VALUES (%s, 0)", [MIGRATION_NAMES[0]])
+        return lambda sql, params: conn.execute(sql.replace("?", "%s"), params) and None
+    old = Database(target)
+    migrations.apply(old, stop_before=MIGRATION_NAMES[1])
+    return lambda sql, params: old.execute(sql, params) and None
 
 
 def seated_game(store: Store, channel: int = 10, guild: int = 1, players: int = 3, **settings: object) -> int:
@@ -59,14 +91,18 @@ def play(store: Store, gid: int, state: engine.State, count: int, rng: random.Ra
 
 
 # -- schema ---------------------------------------------------------------------------------------
-def test_new_file_is_created_migrated_and_in_wal_mode(tmp_path: Path) -> None:
-    path = tmp_path / "new.db"
-    with Store(path) as store:
+def test_a_new_database_is_created_and_migrated_once(db_target: str) -> None:
+    with Store(db_target) as store:
         assert store.schema_version() == MIGRATION_NAMES
-        assert store.db.journal_mode == "wal"
-        assert {"games", "seats", "actions", "results"} <= set(store.db.table_names())
-    with Store(path) as again:  # reopening migrates nothing twice
+        if store.kind == "sqlite":
+            assert store.db.journal_mode == "wal"
+            assert {"games", "seats", "actions", "results"} <= set(store.db.table_names())
+    with Store(db_target) as again:  # reopening migrates nothing twice
         assert again.schema_version() == MIGRATION_NAMES
+
+
+def test_both_dialects_have_the_same_migrations() -> None:
+    assert list(POSTGRES) == list(SQLITE) == MIGRATION_NAMES
 
 
 def test_default_path_comes_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -90,23 +126,20 @@ def test_durability_level_from_the_environment(tmp_path: Path, monkeypatch: pyte
         Store(tmp_path / "c.db", synchronous="sometimes")
 
 
-def test_an_older_database_upgrades_in_place(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    old = Database(path)
-    migrations.apply(old, stop_before=MIGRATION_NAMES[1])
+def test_an_older_database_upgrades_in_place(db_target: str) -> None:
+    old = old_database(db_target)
     state, _ = engine.new_game("turismundo", ["Ana", "Beto"], seed=3, settings=engine.Settings(max_turns=2))
     snapshot = engine.to_json(state).decode()
-    old.execute(
+    old(
         "INSERT INTO games (guild_id, channel_id, host_id, status, edition, settings, seed, version, snapshot,"
         " initial, created_at, updated_at) VALUES (1, 5, 9, 'active', 'turismundo', '{\"max_turns\": 2}', 3, 0, ?, ?,"
         " 0, 0)",
         [snapshot, snapshot],
     )
-    old.execute("INSERT INTO seats VALUES (1, 0, 9, 'Ana', ''), (1, 1, NULL, 'Beto', 'normal')")
-    old.execute("INSERT INTO actions VALUES (1, 0, NULL, NULL, '[]', 0)")
-    old.close()
+    old("INSERT INTO seats VALUES (1, 0, 9, 'Ana', ''), (1, 1, NULL, 'Beto', 'normal')", [])
+    old("INSERT INTO actions VALUES (1, 0, NULL, NULL, '[]', 0)", [])
 
-    with Store(path) as store:
+    with Store(db_target) as store:
         assert store.schema_version() == MIGRATION_NAMES
         game = store.game_by_channel(5)
         assert game is not None and game.state == state and [s.name for s in game.seats] == ["Ana", "Beto"]
@@ -117,21 +150,22 @@ def test_an_older_database_upgrades_in_place(tmp_path: Path) -> None:
         assert verify_game(store, game.id).ok
 
 
-def test_a_database_from_a_newer_release_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "new.db"
-    Store(path).close()
-    db = Database(path)
-    db["_sqlite_migrations"].insert({"migration_set": "turista", "name": "9999_future", "applied_at": "x"})
-    db.close()
+def test_a_database_from_a_newer_release_is_refused(db_target: str) -> None:
+    with Store(db_target) as store:
+        if store.kind == "sqlite":
+            future = {"migration_set": "turista", "name": "9999_future", "applied_at": "x"}
+            store.db["_sqlite_migrations"].insert(future)
+        else:
+            raw(store, "INSERT INTO turista_migrations VALUES ('9999_future', 0)")
     with pytest.raises(StoreError) as err:
-        Store(path)
+        Store(db_target)
     assert err.value.code == "db_too_new"
 
 
 def test_the_log_is_append_only(store: Store) -> None:
     gid, _ = started_game(store)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        store.db.execute("UPDATE actions SET events = '[]' WHERE game_id = ?", [gid])
+    with pytest.raises(Conflict, match="append-only"):
+        raw(store, "UPDATE actions SET events = '[]' WHERE game_id = ?", [gid])
 
 
 # -- the lobby ------------------------------------------------------------------------------------
@@ -154,8 +188,9 @@ def test_one_open_game_per_channel(store: Store) -> None:
 
 def test_the_database_itself_refuses_a_second_open_game(store: Store) -> None:
     store.create_game(1, 10, 100, "turismundo", {}, 1)
-    with pytest.raises(sqlite3.IntegrityError):
-        store.db.execute(
+    with pytest.raises(Conflict):
+        raw(
+            store,
             "INSERT INTO games (guild_id, channel_id, host_id, status, edition, seed, created_at, updated_at)"
             " VALUES (1, 10, 5, 'active', 'mundial', 1, 0, 0)"
         )
@@ -276,8 +311,8 @@ def test_deadline_and_table_message(store: Store) -> None:
         store.set_deadline(999, None)
 
 
-def test_open_games_reload_with_seats_and_state(tmp_path: Path) -> None:
-    path = tmp_path / "t.db"
+def test_open_games_reload_with_seats_and_state(db_target: str) -> None:
+    path = db_target
     states = {}
     with Store(path) as store:
         for channel in range(5):
@@ -373,7 +408,8 @@ def test_history_and_leaderboard(store: Store) -> None:
 
 
 # -- errors ---------------------------------------------------------------------------------------
-def test_disk_full_leaves_the_game_as_it_was_and_the_store_serving(store: Store) -> None:
+def test_disk_full_leaves_the_game_as_it_was_and_the_store_serving(sqlite_store: Store) -> None:
+    store = sqlite_store
     gid, state = started_game(store)
     other, other_state = started_game(store, 11)
     pages = store.db.execute("PRAGMA page_count").fetchone()[0]
@@ -482,8 +518,8 @@ def test_one_store_is_safe_from_worker_threads(store: Store) -> None:
 
 
 # -- verify and export ----------------------------------------------------------------------------
-def test_verify_finds_a_snapshot_the_log_does_not_explain(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    path = tmp_path / "t.db"
+def test_verify_finds_a_snapshot_the_log_does_not_explain(db_target: str, capsys: pytest.CaptureFixture) -> None:
+    path = db_target
     with Store(path) as store:
         gid, state = started_game(store)
         state = play(store, gid, state, 30, random.Random(3))
@@ -492,7 +528,7 @@ def test_verify_finds_a_snapshot_the_log_does_not_explain(tmp_path: Path, capsys
         assert cli(["verify", "--db", str(path)]) == 0
         capsys.readouterr()
         state.seats[0].cash += 1  # a snapshot written behind the log's back
-        store.db.execute("UPDATE games SET snapshot = ? WHERE id = ?", [engine.to_json(state).decode(), gid])
+        raw(store, "UPDATE games SET snapshot = ? WHERE id = ?", [engine.to_json(state).decode(), gid])
         assert cli(["--db", str(path), "verify"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].endswith("sound")
@@ -503,14 +539,14 @@ def test_verify_finds_a_snapshot_the_log_does_not_explain(tmp_path: Path, capsys
 def test_verify_finds_a_log_row_that_was_tampered_with(store: Store) -> None:
     gid, state = started_game(store)
     play(store, gid, state, 30, random.Random(3))
-    store.db.execute("DROP TRIGGER actions_append_only")
-    store.db.execute("UPDATE actions SET events = '[]' WHERE game_id = ? AND seq = 5", [gid])
+    raw(store, "DROP TRIGGER actions_append_only" + (" ON actions" if store.kind == "postgresql" else ""))
+    raw(store, "UPDATE actions SET events = '[]' WHERE game_id = ? AND seq = 5", [gid])
     verdict = verify_game(store, gid)
     assert not verdict.ok and "seq 5" in verdict.problem
 
 
-def test_export_replays_from_the_lines_alone(tmp_path: Path) -> None:
-    path = tmp_path / "t.db"
+def test_export_replays_from_the_lines_alone(db_target: str) -> None:
+    path = db_target
     with Store(path) as store:
         gid, state = started_game(store)
         final = play(store, gid, state, 50, random.Random(6))
@@ -530,8 +566,8 @@ def test_export_replays_from_the_lines_alone(tmp_path: Path) -> None:
     assert replay == final and [r["seq"] for r in rows] == list(range(51))
 
 
-def test_backup_is_a_complete_database(tmp_path: Path) -> None:
-    path = tmp_path / "t.db"
+def test_backup_is_a_complete_database(db_target: str, tmp_path: Path) -> None:
+    path = db_target
     with Store(path) as store:
         gid, state = started_game(store)
         final = play(store, gid, state, 25, random.Random(8))

@@ -1,11 +1,11 @@
-"""Concurrent writers on one game: for every version exactly one write wins, the others are told it is stale."""
+"""Concurrent writers on one game: for every version exactly one write wins, the others are told it is stale.
+On SQLite (one file, WAL) and on PostgreSQL (the version guard in the UPDATE)."""
 
 from __future__ import annotations
 
 import multiprocessing
 import random
 import threading
-from pathlib import Path
 
 import engine
 from bot.store import StaleVersion, Store
@@ -13,7 +13,7 @@ from bot.store.replay import verify_game
 from bot.store.synthetic import choose
 
 
-def _start(path: Path) -> int:
+def _start(path: str) -> int:
     with Store(path) as store:
         gid = store.create_game(1, 10, 100, "turismundo", {}, 11)
         for i in range(4):
@@ -41,9 +41,9 @@ def _write_until(store: Store, gid: int, target: int, me: int, rng: random.Rando
             stale += 1
 
 
-def test_threads_with_their_own_connections_race_in_lockstep(tmp_path: Path) -> None:
+def test_threads_with_their_own_connections_race_in_lockstep(db_target: str) -> None:
     """Each round every writer computes from the same version; exactly one of them may store it."""
-    path = tmp_path / "race.db"
+    path = db_target
     gid = _start(path)
     writers, rounds = 4, 60
     stores = [Store(path, timeout=10) for _ in range(writers)]
@@ -99,9 +99,9 @@ def _process_writer(path: str, gid: int, target: int, me: int, results: multipro
         results.put((me, *_write_until(store, gid, target, me, random.Random(me))))
 
 
-def test_processes_race_freely(tmp_path: Path) -> None:
+def test_processes_race_freely(db_target: str) -> None:
     """Separate processes writing as fast as they can: the versions they won partition the log."""
-    path = tmp_path / "race.db"
+    path = db_target
     gid = _start(path)
     target, writers = 150, 3
     ctx = multiprocessing.get_context("spawn")

@@ -1,45 +1,63 @@
-"""Maintenance commands: `turista store verify|export|backup|restore|migrate [--db PATH]` (or
-`python -m bot.store …`)."""
+"""Maintenance commands: `turista store verify|export|backup|restore|migrate|split|merge [--db DB]` (or
+`python -m bot.store …`). DB is a SQLite file or a postgresql:// URL."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
+from bot.store.backend import is_url, shown
+from bot.store.copying import copy_into, split
 from bot.store.errors import StoreError
 from bot.store.replay import export, verify
 from bot.store.store import Store, default_path
 
+DB_HELP = "database: a SQLite file or a postgresql:// URL (default: $TURISTA_DB or turista.db)"
+# Where `restore` keeps what a PostgreSQL database held before (a SQLite file keeps it beside itself).
+BEFORE_RESTORE = "turista-before-restore.db"
+
 
 def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="Turista's game database.")
-    parser.add_argument("--db", default=None, help="database file (default: $TURISTA_DB or turista.db)")
+    parser.add_argument("--db", default=None, help=DB_HELP)
     commands = parser.add_subparsers(dest="command", required=True)
-    check = commands.add_parser("verify", help="replay every game's log and compare it with the stored snapshot")
-    check.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=text, description=text)
+        sub.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        return sub
+
+    check = command("verify", "replay every game's log and compare it with the stored snapshot")
     check.add_argument("game_ids", nargs="*", type=int, metavar="GAME_ID", help="only these games")
-    dump = commands.add_parser("export", help="print a game's log as JSON lines")
-    dump.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    dump = command("export", "print a game's log as JSON lines")
     dump.add_argument("game_id", type=int, metavar="GAME_ID")
-    copy = commands.add_parser("backup", help="copy the live database, consistently, to DEST")
-    copy.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    copy = command("backup", "copy the live database, consistently, to DEST (a SQLite file, or an empty "
+                             "postgresql:// database)")
     copy.add_argument("dest", metavar="DEST")
-    back = commands.add_parser(
-        "restore", help="replace every game with those of BACKUP (stop the bot first); the database as it was "
-        "is kept beside it, as DB.before-restore")
-    back.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    back = command("restore", "replace every game with those of BACKUP (stop the bot first); the database as it "
+                              f"was is kept beside it, as DB.before-restore (PostgreSQL: {BEFORE_RESTORE})")
     back.add_argument("backup", metavar="BACKUP")
-    upgrade = commands.add_parser("migrate", help="create the database or bring its schema up to date")
-    upgrade.add_argument("--db", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    command("migrate", "create the database or bring its schema up to date")
+    cut = command("split", "share the games of SOURCE databases out among new ones, one per shard, by guild: "
+                           "the files of a new shard count (stop the bots first)")
+    cut.add_argument("sources", nargs="+", metavar="SOURCE", help="SQLite files or postgresql:// URLs")
+    cut.add_argument("--shards", type=int, required=True, help="the new shard count")
+    cut.add_argument("--out", default="turista-{shard}.db",
+                     help="where shard N's games go: a pattern with {shard} (default: turista-{shard}.db)")
+    join = command("merge", "copy every game of SOURCE databases into DEST (a SQLite file or a postgresql:// URL): "
+                            "files of several shards into one, or SQLite into PostgreSQL (stop the bots first)")
+    join.add_argument("sources", nargs="+", metavar="SOURCE")
+    join.add_argument("--into", required=True, metavar="DEST")
     return parser
 
 
 def _verify(store: Store, game_ids: list[int]) -> int:
     integrity = store.integrity()
     sound = integrity == ["ok"]
-    print(f"file {store.path}: {'sound' if sound else 'DAMAGED: ' + '; '.join(integrity[:5])}")
+    print(f"database {store.location}: {'sound' if sound else 'DAMAGED: ' + '; '.join(integrity[:5])}")
     total = bad = 0
     for verdict in verify(store, game_ids or None):
         total += 1
@@ -49,46 +67,87 @@ def _verify(store: Store, game_ids: list[int]) -> int:
     return 0 if sound and not bad else 1
 
 
-def _restore(path: str, backup: str) -> int:
+def _existing(target: str) -> Store:
+    """An existing database; a SQLite file that is not there is an error, never a new empty file."""
+    if not is_url(target) and not Path(target).is_file():
+        raise FileNotFoundError(target)
+    return Store(target, create=False)
+
+
+@contextmanager
+def _empty(target: str) -> Iterator[Store]:
+    """A database to copy into: created if new, refused if it already holds games."""
+    with Store(target) as store:
+        if store.game_ids():
+            raise StoreError("db_not_empty", location=store.location)
+        yield store
+
+
+def _restore(target: str, backup: str) -> int:
     if not Path(backup).is_file():
         print(f"no backup at {backup}", file=sys.stderr)
         return 2
-    with Store(path) as store:
-        keep = Path(f"{store.path}.before-restore")
+    with Store(target) as store:
+        keep = Path(BEFORE_RESTORE if store.path is None else f"{store.path}.before-restore")
         if store.game_ids():
             store.backup(keep)
         store.restore(backup)
         games = len(store.game_ids())
-        print(f"{store.path} restored from {backup}: {games} games, schema {', '.join(store.schema_version())}")
+        print(f"{store.location} restored from {backup}: {games} games, schema {', '.join(store.schema_version())}")
         if keep.exists():
             print(f"the database as it was before is in {keep}")
     return 0
 
 
+def _split(sources: list[str], shards: int, pattern: str) -> int:
+    if shards < 1 or "{shard}" not in pattern:
+        print("--shards must be 1 or more and --out must contain {shard}", file=sys.stderr)
+        return 2
+    with ExitStack() as stack:
+        inputs = [stack.enter_context(_existing(s)) for s in sources]
+        outputs = [stack.enter_context(_empty(pattern.format(shard=k))) for k in range(shards)]
+        for shard, (out, copied) in enumerate(zip(outputs, split(inputs, outputs), strict=True)):
+            print(f"shard {shard}: {copied.games} games, {copied.actions} log rows -> {out.location}")
+    return 0
+
+
+def _merge(sources: list[str], dest: str) -> int:
+    with Store(dest) as target:
+        for source in sources:
+            with _existing(source) as store:
+                copied = copy_into(store, target)
+            print(f"{store.location}: {copied.games} games, {copied.actions} log rows -> {target.location}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.store") -> int:
     args = _parser(prog).parse_args(argv)
-    path = args.db or default_path()
+    target = args.db or default_path()
     try:
         if args.command == "restore":
-            return _restore(path, args.backup)
+            return _restore(target, args.backup)
         if args.command == "migrate":
-            with Store(path) as store:
-                print(f"{store.path}: schema {', '.join(store.schema_version())}")
+            with Store(target) as store:
+                print(f"{store.location}: schema {', '.join(store.schema_version())}")
             return 0
-        if not Path(path).is_file():
-            print(f"no database at {path}", file=sys.stderr)
-            return 2
-        with Store(path, create=False) as store:
+        if args.command == "split":
+            return _split(args.sources, args.shards, args.out)
+        if args.command == "merge":
+            return _merge(args.sources, args.into)
+        with _existing(target) as store:
             if args.command == "verify":
                 return _verify(store, args.game_ids)
             if args.command == "backup":
                 store.backup(args.dest)
-                print(f"{store.path} -> {args.dest}")
+                print(f"{store.location} -> {shown(args.dest)}")
                 return 0
             export(store, args.game_id, sys.stdout)
             return 0
+    except FileNotFoundError as missing:
+        print(f"no database at {missing}", file=sys.stderr)
+        return 2
     except StoreError as exc:
-        print(f"{path}: {exc.code} {exc.params}", file=sys.stderr)
+        print(f"{shown(target)}: {exc.code} {exc.params}", file=sys.stderr)
         return 2
 
 

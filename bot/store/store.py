@@ -1,19 +1,17 @@
-"""`Store`: every game in one SQLite file, written one whole action at a time.
+"""`Store`: every game in one database (a SQLite file, or PostgreSQL), written one whole action at a time.
 
-One connection per process, serialised by a lock so worker threads (`asyncio.to_thread`) may call any
-method. Writes run inside `db.atomic()` (sqlite-utils transactions): a crash, a kill or an error at any
-point leaves either the whole change or none of it. Several processes may share the file (WAL); the
-version check in `apply` is what keeps their writes from overlapping.
+Every method may be called from worker threads (`asyncio.to_thread`). Each one is one transaction of its
+backend: a crash, a kill or an error at any point leaves either the whole change or none of it. Several
+processes may share the database; the version check in `apply` is what keeps their writes from overlapping.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import threading
+import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -21,7 +19,8 @@ import msgspec
 from sqlite_utils import Database
 
 import engine
-from bot.store.errors import ChannelBusy, NoSuchGame, StaleVersion, StoreError, translate
+from bot.store.backend import ID_STRIDE, Backend, Tx, is_url
+from bot.store.errors import ChannelBusy, Conflict, NoSuchGame, StaleVersion, StoreError, translate
 from bot.store.rows import Activity, GameRow, HistoryRow, LeaderRow, LogRow, ResultRow, SeatRow
 from bot.store.schema import MIGRATION_NAMES, OPEN_STATUSES, STATUSES, migrations
 
@@ -47,7 +46,7 @@ _GAME_COLUMNS: Final = (
 
 
 def default_path() -> str:
-    """`TURISTA_DB` if set, else `turista.db` in the working directory."""
+    """`TURISTA_DB` if set (a file path or a postgresql:// URL), else `turista.db` in the working directory."""
     return os.environ.get("TURISTA_DB") or DEFAULT_PATH
 
 
@@ -70,6 +69,30 @@ def _settings_json(settings: Mapping[str, Any] | engine.Settings) -> str:
     return _json_text(dict(settings))
 
 
+def open_backend(
+    target: str | os.PathLike[str],
+    *,
+    timeout: float = 5.0,
+    synchronous: str | None = None,
+    create: bool = True,
+    pool_size: int = 4,
+) -> Backend:
+    """The backend `target` names: a postgresql:// URL, or the path of a SQLite file."""
+    if is_url(target):
+        try:
+            from bot.store.postgres import PostgresBackend  # psycopg is only needed by those who use it
+        except ImportError as exc:
+            missing = f"PostgreSQL needs psycopg: pip install 'turista[postgres]' ({exc})"
+            raise StoreError("db_unavailable", detail=missing) from exc
+
+        return PostgresBackend(str(target), timeout=timeout, pool_size=pool_size)
+    from bot.store.sqlite import SqliteBackend
+
+    return SqliteBackend(
+        Path(target), timeout=timeout, synchronous=(synchronous or default_synchronous()).upper(), create=create
+    )
+
+
 class Store:
     """The games of one bot process. See docs/storage.md for the whole API and its guarantees."""
 
@@ -81,71 +104,43 @@ class Store:
         synchronous: str | None = None,
         create: bool = True,
         clock: Callable[[], float] = time.time,
+        pool_size: int = 4,
     ) -> None:
-        """Open (creating and migrating if needed) the database at `path` (default: `default_path()`).
+        """Open (creating and migrating if needed) the database at `path` (default: `default_path()`):
+        a SQLite file, or a `postgresql://user:password@host/database` URL.
 
-        `timeout`: seconds a write waits for another process's lock before `db_locked`.
-        `synchronous`: NORMAL or FULL (default: `default_synchronous()`); see there.
-        `create=False` refuses to make a new file (the maintenance commands use it).
+        `timeout`: seconds a write waits for another process's lock before `db_locked` (and, for
+        PostgreSQL, for a connection before `db_unavailable`).
+        `synchronous`: SQLite only, NORMAL or FULL (default: `default_synchronous()`); see there.
+        `create=False`: SQLite only, refuses to make a new file (the maintenance commands use it).
+        `pool_size`: PostgreSQL only, the most connections this process opens.
         """
-        self.path = Path(path if path is not None else default_path())
+        target = path if path is not None else default_path()
         self.clock = clock
-        self._lock = threading.RLock()
-        self.synchronous = (synchronous or default_synchronous()).upper()
-        if self.synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
-            raise ValueError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {self.synchronous!r}")
-        try:
-            if create:
-                conn = sqlite3.connect(self.path, timeout=timeout, check_same_thread=False)
-            else:
-                conn = sqlite3.connect(
-                    self.path.resolve().as_uri() + "?mode=rw", uri=True, timeout=timeout, check_same_thread=False
-                )
-        except sqlite3.Error as exc:
-            raise translate(exc) from exc
-        self.db = Database(conn)
-        with self._guard():
-            try:
-                conn.execute("PRAGMA foreign_keys = ON")
-                self.db.enable_wal()
-                conn.execute(f"PRAGMA synchronous = {self.synchronous}")
-                self._migrate()
-            except BaseException:
-                conn.close()
-                raise
+        self.backend = open_backend(
+            target, timeout=timeout, synchronous=synchronous, create=create, pool_size=pool_size
+        )
+        self.kind = self.backend.kind
+        self.location = self.backend.location
+        # The file, for SQLite; None for a server.
+        self.path: Path | None = None if is_url(target) else Path(target)
+
+    @property
+    def db(self) -> Any:
+        """The sqlite-utils Database of a SQLite store (tests and maintenance poke it directly)."""
+        return self.backend.db  # type: ignore[attr-defined]
+
+    @property
+    def synchronous(self) -> str:
+        return self.backend.synchronous  # type: ignore[attr-defined]
 
     # -- plumbing ---------------------------------------------------------------------------------
-    @contextmanager
-    def _guard(self) -> Iterator[None]:
-        """Serialise use of the connection and turn SQLite's errors into StoreError codes."""
-        with self._lock:
-            try:
-                yield
-            except sqlite3.Error as exc:
-                raise translate(exc) from exc
-
-    def _migrate(self) -> None:
-        # An immediate transaction around the whole upgrade: two processes starting together cannot
-        # both run the same migration, and a kill mid-way leaves the older schema intact.
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            unknown = [m.name for m in migrations.applied(self.db) if m.name not in MIGRATION_NAMES]
-            if unknown:
-                raise StoreError("db_too_new", migrations=unknown)
-            migrations.apply(self.db)
-        except BaseException:
-            self.db.rollback()
-            raise
-        self.db.execute("COMMIT")
-
     def schema_version(self) -> list[str]:
         """The migrations this database has recorded, in order."""
-        with self._guard():
-            return [m.name for m in migrations.applied(self.db)]
+        return self.backend.schema_version()
 
     def close(self) -> None:
-        with self._lock:
-            self.db.close()
+        self.backend.close()
 
     def __enter__(self) -> Store:
         return self
@@ -156,17 +151,27 @@ class Store:
     def _now(self, now: float | None) -> float:
         return self.clock() if now is None else now
 
-    def _status_of(self, game_id: int) -> str:
-        row = self.db.execute("SELECT status FROM games WHERE id = ?", [game_id]).fetchone()
+    def _status_of(self, tx: Tx, game_id: int, *, lock: bool = True) -> str:
+        """The game's status; inside a write, the game's row stays locked until the transaction ends."""
+        sql = "SELECT status FROM games WHERE id = ?" + (self.backend.for_update if lock else "")
+        row = tx.execute(sql, [game_id]).fetchone()
         if row is None:
             raise NoSuchGame(game_id)
         return row[0]
 
-    def _require_status(self, game_id: int, *allowed: str) -> str:
-        status = self._status_of(game_id)
+    def _require_status(self, tx: Tx, game_id: int, *allowed: str) -> str:
+        status = self._status_of(tx, game_id)
         if status not in allowed:
             raise StoreError(f"game_{status}", game_id=game_id)
         return status
+
+    def reserve_ids(self, above: int) -> None:
+        """New games get ids above `above` from now on. A process that runs shards from `k` on keeps its
+        games in block `k` (`k * ID_STRIDE` onwards), so separate files can later be merged."""
+        self.backend.reserve_ids(above)
+
+    def reserve_block(self, block: int) -> None:
+        self.reserve_ids(block * ID_STRIDE)
 
     # -- the lobby --------------------------------------------------------------------------------
     def create_game(
@@ -185,69 +190,66 @@ class Store:
             raise StoreError("unknown_edition", edition=edition)
         settings_json = _settings_json(settings)
         ts = self._now(now)
-        with self._guard():
-            try:
-                with self.db.atomic():
-                    cur = self.db.execute(
-                        "INSERT INTO games (guild_id, channel_id, host_id, status, edition, settings, seed,"
-                        " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
-                        [guild_id, channel_id, host_id, edition, settings_json, seed, ts, ts],
-                    )
-            except sqlite3.IntegrityError as exc:
-                if "channel_id" not in str(exc):
-                    raise
-                row = self.db.execute(
-                    "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')", [channel_id]
-                ).fetchone()
-                raise ChannelBusy(channel_id, row[0] if row else None) from None
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+        try:
+            with self.backend.write() as tx:
+                return tx.execute(
+                    "INSERT INTO games (guild_id, channel_id, host_id, status, edition, settings, seed,"
+                    " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?) RETURNING id",
+                    [guild_id, channel_id, host_id, edition, settings_json, seed, ts, ts],
+                ).fetchone()[0]
+        except Conflict as exc:
+            if "channel_id" not in exc.detail and "games_open_per_channel" not in exc.detail:
+                raise
+        with self.backend.read() as tx:
+            row = tx.execute(
+                "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')", [channel_id]
+            ).fetchone()
+        raise ChannelBusy(channel_id, row[0] if row else None)
 
     def add_seat(self, game_id: int, user_id: int | None, name: str, computer: str = "") -> SeatRow:
         """Seat a person (or a computer player, user_id None) at the next free place of a lobby."""
-        with self._guard(), self.db.atomic():
-            self._require_status(game_id, "lobby")
-            taken = self.db.execute("SELECT count(*) FROM seats WHERE game_id = ?", [game_id]).fetchone()[0]
+        with self.backend.write() as tx:
+            self._require_status(tx, game_id, "lobby")
+            taken = tx.execute("SELECT count(*) FROM seats WHERE game_id = ?", [game_id]).fetchone()[0]
             if taken >= MAX_SEATS:
                 raise StoreError("table_full", game_id=game_id, seats=MAX_SEATS)
             try:
-                self.db.execute(
+                tx.execute(
                     "INSERT INTO seats (game_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, ?)",
                     [game_id, taken, user_id, name, computer],
                 )
-            except sqlite3.IntegrityError:
+            except Conflict:
                 raise StoreError("already_seated", game_id=game_id, user_id=user_id) from None
             return SeatRow(taken, user_id, name, computer)
 
     def remove_seat(self, game_id: int, user_id: int) -> bool:
         """Take `user_id` off a lobby; the seats after theirs move up. False if they were not seated."""
-        with self._guard(), self.db.atomic():
-            self._require_status(game_id, "lobby")
-            row = self.db.execute(
-                "SELECT seat FROM seats WHERE game_id = ? AND user_id = ?", [game_id, user_id]
-            ).fetchone()
+        with self.backend.write() as tx:
+            self._require_status(tx, game_id, "lobby")
+            row = tx.execute("SELECT seat FROM seats WHERE game_id = ? AND user_id = ?", [game_id, user_id]).fetchone()
             if row is None:
                 return False
-            self._drop_seat(game_id, row[0])
+            self._drop_seat(tx, game_id, row[0])
             return True
 
     def remove_seat_at(self, game_id: int, seat: int) -> bool:
         """Take whoever sits at `seat` (a computer player, say) off a lobby."""
-        with self._guard(), self.db.atomic():
-            self._require_status(game_id, "lobby")
-            if self.db.execute("SELECT 1 FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat]).fetchone():
-                self._drop_seat(game_id, seat)
+        with self.backend.write() as tx:
+            self._require_status(tx, game_id, "lobby")
+            if tx.execute("SELECT 1 FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat]).fetchone():
+                self._drop_seat(tx, game_id, seat)
                 return True
             return False
 
-    def _drop_seat(self, game_id: int, seat: int) -> None:
-        self.db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat])
+    @staticmethod
+    def _drop_seat(tx: Tx, game_id: int, seat: int) -> None:
+        tx.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat])
         # One row at a time, lowest first: the primary key must hold after every single row update.
-        later = self.db.execute(
+        later = tx.execute(
             "SELECT seat FROM seats WHERE game_id = ? AND seat > ? ORDER BY seat", [game_id, seat]
         ).fetchall()
         for (s,) in later:
-            self.db.execute("UPDATE seats SET seat = ? WHERE game_id = ? AND seat = ?", [s - 1, game_id, s])
+            tx.execute("UPDATE seats SET seat = ? WHERE game_id = ? AND seat = ?", [s - 1, game_id, s])
 
     def update_seat(
         self,
@@ -260,17 +262,17 @@ class Store:
     ) -> SeatRow:
         """Change who plays a seat, in any status (a computer taking over from an absent player)."""
         changes = {k: v for k, v in (("user_id", user_id), ("name", name), ("computer", computer)) if v is not KEEP}
-        with self._guard(), self.db.atomic():
-            self._status_of(game_id)
+        with self.backend.write() as tx:
+            self._status_of(tx, game_id)
             if changes:
                 sets = ", ".join(f"{k} = ?" for k in changes)
                 try:
-                    self.db.execute(
+                    tx.execute(
                         f"UPDATE seats SET {sets} WHERE game_id = ? AND seat = ?", [*changes.values(), game_id, seat]
                     )
-                except sqlite3.IntegrityError:
+                except Conflict:
                     raise StoreError("already_seated", game_id=game_id, user_id=user_id) from None
-            row = self.db.execute(
+            row = tx.execute(
                 "SELECT seat, user_id, name, computer FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat]
             ).fetchone()
             if row is None:
@@ -278,8 +280,8 @@ class Store:
             return SeatRow(*row)
 
     def seats(self, game_id: int) -> list[SeatRow]:
-        with self._guard():
-            rows = self.db.execute(
+        with self.backend.read() as tx:
+            rows = tx.execute(
                 "SELECT seat, user_id, name, computer FROM seats WHERE game_id = ? ORDER BY seat", [game_id]
             ).fetchall()
             return [SeatRow(*r) for r in rows]
@@ -288,9 +290,9 @@ class Store:
         self, game_id: int, settings: Mapping[str, Any] | engine.Settings, *, now: float | None = None
     ) -> None:
         """Replace the settings dict (engine Settings fields and the bot's own keys) of an open game."""
-        with self._guard(), self.db.atomic():
-            self._require_status(game_id, *OPEN_STATUSES)
-            self.db.execute(
+        with self.backend.write() as tx:
+            self._require_status(tx, game_id, *OPEN_STATUSES)
+            tx.execute(
                 "UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
                 [_settings_json(settings), self._now(now), game_id],
             )
@@ -309,17 +311,17 @@ class Store:
         `events` (new_game's) become the log's start row."""
         snapshot = engine.to_json(state).decode()
         ts = self._now(now)
-        with self._guard(), self.db.atomic():
-            self._require_status(game_id, "lobby")
-            seated = self.db.execute("SELECT count(*) FROM seats WHERE game_id = ?", [game_id]).fetchone()[0]
+        with self.backend.write() as tx:
+            self._require_status(tx, game_id, "lobby")
+            seated = tx.execute("SELECT count(*) FROM seats WHERE game_id = ?", [game_id]).fetchone()[0]
             if seated != len(state.seats):
                 raise StoreError("seats_mismatch", game_id=game_id, seated=seated, state=len(state.seats))
-            self.db.execute(
+            tx.execute(
                 "UPDATE games SET status = 'active', version = ?, snapshot = ?, initial = ?, deadline = ?,"
                 " started_at = ?, updated_at = ? WHERE id = ?",
                 [state.version, snapshot, snapshot, deadline, ts, ts, game_id],
             )
-            self.db.execute(
+            tx.execute(
                 "INSERT INTO actions (game_id, seq, actor, action, events, time) VALUES (?, ?, NULL, NULL, ?, ?)",
                 [game_id, state.version, _json_text(list(events or [])), ts],
             )
@@ -357,20 +359,22 @@ class Store:
                 "UPDATE games SET version = ?, snapshot = ?, updated_at = ?, deadline = ? WHERE id = ? AND version = ?"
             )
             params = [version, snapshot, ts, deadline, game_id, expected_version]
-        with self._guard(), self.db.atomic():
-            if self.db.execute(sql + " AND status = 'active'", params).rowcount != 1:
-                row = self.db.execute("SELECT status, version FROM games WHERE id = ?", [game_id]).fetchone()
+        with self.backend.write() as tx:
+            # The version guard: a concurrent writer of this game (another process, a stale click) either
+            # committed first, and this matches no row, or waits here until this transaction ends.
+            if tx.execute(sql + " AND status = 'active'", params).rowcount != 1:
+                row = tx.execute("SELECT status, version FROM games WHERE id = ?", [game_id]).fetchone()
                 if row is None:
                     raise NoSuchGame(game_id)
                 if row[1] != expected_version:
                     raise StaleVersion(game_id, expected_version, row[1])
                 raise StoreError(f"game_{row[0]}", game_id=game_id)
-            self.db.execute(
+            tx.execute(
                 "INSERT INTO actions (game_id, seq, actor, action, events, time) VALUES (?, ?, ?, ?, ?, ?)",
                 [game_id, version, actor_user_id, action_json, events_json, ts],
             )
             if new_state.phase == "over":
-                self._finish(game_id, None, new_state, ts)
+                self._finish(tx, game_id, None, new_state, ts)
         return version
 
     def set_table_message(self, game_id: int, message_id: int | None) -> None:
@@ -381,8 +385,8 @@ class Store:
         self._set(game_id, "deadline", deadline)
 
     def _set(self, game_id: int, column: str, value: object) -> None:
-        with self._guard(), self.db.atomic():
-            if self.db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", [value, game_id]).rowcount != 1:
+        with self.backend.write() as tx:
+            if tx.execute(f"UPDATE games SET {column} = ? WHERE id = ?", [value, game_id]).rowcount != 1:
                 raise NoSuchGame(game_id)
 
     def set_status(self, game_id: int, status: str, *, now: float | None = None) -> None:
@@ -390,26 +394,29 @@ class Store:
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
         ts = self._now(now)
-        with self._guard():
-            try:
-                with self.db.atomic():
-                    self._status_of(game_id)
-                    if status == "active" and self.initial_state_json(game_id) is None:
-                        raise StoreError("game_not_started", game_id=game_id)  # start_game makes it active
-                    self.db.execute(
-                        "UPDATE games SET status = ?, updated_at = ?,"
-                        " finished_at = CASE WHEN ? IN ('finished', 'abandoned') THEN coalesce(finished_at, ?) END,"
-                        " deadline = CASE WHEN ? IN ('finished', 'abandoned') THEN NULL ELSE deadline END"
-                        " WHERE id = ?",
-                        [status, ts, status, ts, status, game_id],
-                    )
-            except sqlite3.IntegrityError:
-                channel, busy = self.db.execute(
-                    "SELECT g.channel_id, o.id FROM games g JOIN games o ON o.channel_id = g.channel_id"
-                    " AND o.status IN ('lobby', 'active') WHERE g.id = ?",
-                    [game_id],
-                ).fetchone()
-                raise ChannelBusy(channel, busy) from None
+        ends = status in ("finished", "abandoned")
+        try:
+            with self.backend.write() as tx:
+                self._status_of(tx, game_id)
+                if status == "active" and self._initial_json(tx, game_id) is None:
+                    raise StoreError("game_not_started", game_id=game_id)  # start_game makes it active
+                tx.execute(
+                    "UPDATE games SET status = ?, updated_at = ?,"
+                    " finished_at = CASE WHEN ? = 1 THEN coalesce(finished_at, ?) END,"
+                    " deadline = CASE WHEN ? = 1 THEN NULL ELSE deadline END"
+                    " WHERE id = ?",
+                    [status, ts, int(ends), ts, int(ends), game_id],
+                )
+                return
+        except Conflict:
+            pass
+        with self.backend.read() as tx:
+            channel, busy = tx.execute(
+                "SELECT g.channel_id, o.id FROM games g JOIN games o ON o.channel_id = g.channel_id"
+                " AND o.status IN ('lobby', 'active') WHERE g.id = ?",
+                [game_id],
+            ).fetchone()
+        raise ChannelBusy(channel, busy)
 
     def finish_game(
         self,
@@ -420,15 +427,15 @@ class Store:
     ) -> list[ResultRow]:
         """Status "finished" with one result per seat. Without `results` they come from the final
         standings and the rent in the log. Calling it again replaces the results."""
-        with self._guard(), self.db.atomic():
-            row = self.db.execute("SELECT status, snapshot FROM games WHERE id = ?", [game_id]).fetchone()
-            if row is None:
-                raise NoSuchGame(game_id)
-            state = engine.from_json(row[1]) if row[1] is not None else None
-            return self._finish(game_id, results, state, self._now(now))
+        with self.backend.write() as tx:
+            self._status_of(tx, game_id)
+            snapshot = tx.execute("SELECT snapshot FROM games WHERE id = ?", [game_id]).fetchone()[0]
+            state = engine.from_json(snapshot) if snapshot is not None else None
+            return self._finish(tx, game_id, results, state, self._now(now))
 
     def _finish(
         self,
+        tx: Tx,
         game_id: int,
         given: Sequence[ResultRow | Mapping[str, Any]] | None,
         state: engine.State | None,
@@ -436,14 +443,12 @@ class Store:
     ) -> list[ResultRow]:
         seats = {
             s: (u, n, c)
-            for s, u, n, c in self.db.execute(
-                "SELECT seat, user_id, name, computer FROM seats WHERE game_id = ?", [game_id]
-            )
+            for s, u, n, c in tx.execute("SELECT seat, user_id, name, computer FROM seats WHERE game_id = ?", [game_id])
         }
         if given is None:
             if state is None or not state.standings:
                 raise StoreError("game_not_over", game_id=game_id)
-            rent = self._rent_collected(game_id)
+            rent = self._rent_collected(tx, game_id)
             given = [
                 ResultRow(
                     seat=st.seat,
@@ -479,8 +484,8 @@ class Store:
                 )
             )
         rows.sort(key=lambda r: (r.rank, r.seat))
-        self.db.execute("DELETE FROM results WHERE game_id = ?", [game_id])
-        self.db.conn.executemany(
+        tx.execute("DELETE FROM results WHERE game_id = ?", [game_id])
+        tx.executemany(
             "INSERT INTO results (game_id, seat, user_id, name, computer, rank, net_worth, cash, rent_collected,"
             " titles, titles_value, buildings_value, out) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -489,27 +494,22 @@ class Store:
                 for r in rows
             ],
         )
-        self.db.execute(
+        tx.execute(
             "UPDATE games SET status = 'finished', deadline = NULL, updated_at = ?,"
             " finished_at = coalesce(finished_at, ?) WHERE id = ?",
             [ts, ts, game_id],
         )
         return rows
 
-    def _rent_collected(self, game_id: int) -> dict[int, int]:
+    def _rent_collected(self, tx: Tx, game_id: int) -> dict[int, int]:
         """Rent each seat received over the game, summed from the logged transfer events."""
-        rows = self.db.execute(
-            "SELECT json_extract(e.value, '$.to'), sum(json_extract(e.value, '$.amount'))"
-            " FROM actions a, json_each(a.events) e WHERE a.game_id = ?"
-            " AND json_extract(e.value, '$.code') = 'transfer' AND json_extract(e.value, '$.reason') = 'rent'"
-            " GROUP BY 1",
-            [game_id],
-        )
-        return {seat: total for seat, total in rows if seat is not None and seat >= 0}
+        rows = tx.execute(self.backend.rent_sql, [game_id])
+        return {seat: int(total) for seat, total in rows if seat is not None and seat >= 0}
 
     # -- reading ----------------------------------------------------------------------------------
-    def _games(self, where: str, params: Sequence[Any]) -> list[GameRow]:
-        rows = self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} ORDER BY id", params).fetchall()
+    @staticmethod
+    def _games(tx: Tx, where: str, params: Sequence[Any]) -> list[GameRow]:
+        rows = tx.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} ORDER BY id", params).fetchall()
         games = [
             GameRow(
                 id=r[0],
@@ -535,9 +535,9 @@ class Store:
             by_id = {g.id: g for g in games}
             seat_sql = "SELECT game_id, seat, user_id, name, computer FROM seats"
             if len(games) == 1:
-                seat_rows = self.db.execute(seat_sql + " WHERE game_id = ? ORDER BY seat", [games[0].id])
+                seat_rows = tx.execute(seat_sql + " WHERE game_id = ? ORDER BY seat", [games[0].id])
             else:
-                seat_rows = self.db.execute(
+                seat_rows = tx.execute(
                     seat_sql + f" WHERE game_id IN (SELECT id FROM games WHERE {where}) ORDER BY game_id, seat",
                     params,
                 )
@@ -546,36 +546,45 @@ class Store:
                     by_id[gid].seats.append(SeatRow(*seat))
         return games
 
+    def _select_games(self, where: str, params: Sequence[Any]) -> list[GameRow]:
+        with self.backend.read() as tx:
+            return self._games(tx, where, params)
+
     def game(self, game_id: int) -> GameRow:
-        with self._guard():
-            found = self._games("id = ?", [game_id])
+        found = self._select_games("id = ?", [game_id])
         if not found:
             raise NoSuchGame(game_id)
         return found[0]
 
     def game_by_channel(self, channel_id: int) -> GameRow | None:
         """The channel's open (lobby or active) game, if any."""
-        with self._guard():
-            found = self._games("channel_id = ? AND status IN ('lobby', 'active')", [channel_id])
+        found = self._select_games("channel_id = ? AND status IN ('lobby', 'active')", [channel_id])
         return found[0] if found else None
 
-    def open_games(self) -> list[GameRow]:
-        """Every lobby and active game, with seats: what the bot re-arms at start-up."""
-        with self._guard():
-            return self._games("status IN ('lobby', 'active')", [])
+    def open_games(self, shard_count: int | None = None, shards: Collection[int] = ()) -> list[GameRow]:
+        """Every lobby and active game, with seats: what the bot re-arms at start-up. With `shard_count`,
+        only the games of guilds in `shards` (Discord's rule: shard = (guild_id >> 22) % shard_count)."""
+        if shard_count is None:
+            return self._select_games("status IN ('lobby', 'active')", [])
+        if not shards:
+            return []
+        marks = ",".join("?" * len(shards))
+        return self._select_games(
+            f"status IN ('lobby', 'active') AND ((guild_id >> 22) % ?) IN ({marks})", [shard_count, *shards]
+        )
 
     def activity(self) -> Activity:
         """How many lobbies and games are open, and when any game last changed (`turista status`)."""
-        with self._guard():
-            lobbies, playing, last = self.db.execute(
+        with self.backend.read() as tx:
+            lobbies, playing, last = tx.execute(
                 "SELECT COUNT(CASE WHEN status = 'lobby' THEN 1 END), COUNT(CASE WHEN status = 'active' THEN 1 END),"
                 " MAX(updated_at) FROM games"
             ).fetchone()
         return Activity(int(lobbies), int(playing), last)
 
     def game_ids(self) -> list[int]:
-        with self._guard():
-            return [r[0] for r in self.db.execute("SELECT id FROM games ORDER BY id")]
+        with self.backend.read() as tx:
+            return [r[0] for r in tx.execute("SELECT id FROM games ORDER BY id")]
 
     def initial_state(self, game_id: int) -> engine.State | None:
         """The state the game started from (the replay origin), None before the start."""
@@ -583,8 +592,12 @@ class Store:
         return None if raw is None else engine.from_json(raw)
 
     def initial_state_json(self, game_id: int) -> str | None:
-        with self._guard():
-            row = self.db.execute("SELECT initial FROM games WHERE id = ?", [game_id]).fetchone()
+        with self.backend.read() as tx:
+            return self._initial_json(tx, game_id)
+
+    @staticmethod
+    def _initial_json(tx: Tx, game_id: int) -> str | None:
+        row = tx.execute("SELECT initial FROM games WHERE id = ?", [game_id]).fetchone()
         if row is None:
             raise NoSuchGame(game_id)
         return row[0]
@@ -593,8 +606,8 @@ class Store:
         """The game's log rows in order (seq > `after`), fetched a page at a time."""
         last = after
         while True:
-            with self._guard():
-                page = self.db.execute(
+            with self.backend.read() as tx:
+                page = tx.execute(
                     "SELECT seq, actor, action, events, time FROM actions WHERE game_id = ? AND seq > ?"
                     " ORDER BY seq LIMIT ?",
                     [game_id, last, LOG_PAGE],
@@ -607,8 +620,8 @@ class Store:
 
     def history(self, guild_id: int, limit: int = 10) -> list[HistoryRow]:
         """The guild's finished and abandoned games, most recent first."""
-        with self._guard():
-            games = self.db.execute(
+        with self.backend.read() as tx:
+            games = tx.execute(
                 "SELECT id, channel_id, edition, status, created_at, started_at, finished_at,"
                 " snapshot FROM games"
                 " WHERE guild_id = ? AND status IN ('finished', 'abandoned')"
@@ -620,13 +633,13 @@ class Store:
             players: dict[int, list[SeatRow]] = {i: [] for i in ids}
             results: dict[int, list[ResultRow]] = {i: [] for i in ids}
             if ids:
-                for gid, *seat in self.db.execute(
+                for gid, *seat in tx.execute(
                     f"SELECT game_id, seat, user_id, name, computer FROM seats WHERE game_id IN ({marks})"
                     " ORDER BY game_id, seat",
                     ids,
                 ):
                     players[gid].append(SeatRow(*seat))
-                for gid, *res in self.db.execute(
+                for gid, *res in tx.execute(
                     "SELECT game_id, seat, rank, net_worth, rent_collected, titles, user_id, name, computer, cash,"
                     " titles_value, buildings_value, out FROM results"
                     f" WHERE game_id IN ({marks}) ORDER BY game_id, rank, seat",
@@ -644,35 +657,56 @@ class Store:
         ]
 
     _LEADER_SQL: Final = (
-        # `name` is a bare column beside max(g.finished_at): SQLite takes it from that latest game.
-        "SELECT r.user_id, r.name, max(g.finished_at), count(*), sum(r.rank = 1), avg(r.rank),"
-        " max(r.net_worth), sum(r.rent_collected)"
+        # `latest` numbers each person's results newest first: their name is the one of the latest game.
+        "WITH mine AS (SELECT r.user_id, r.name, r.rank, r.net_worth, r.rent_collected,"
+        " row_number() OVER (PARTITION BY r.user_id ORDER BY g.finished_at DESC, g.id DESC) AS latest"
         " FROM results r JOIN games g ON g.id = r.game_id"
-        " WHERE g.guild_id = ? AND g.status = 'finished' AND r.user_id IS NOT NULL {extra}"
-        " GROUP BY r.user_id ORDER BY sum(r.rank = 1) DESC, count(*) DESC, avg(r.rank), r.user_id LIMIT ?"
+        " WHERE g.guild_id = ? AND g.status = 'finished' AND r.user_id IS NOT NULL {extra})"
+        " SELECT user_id, max(CASE WHEN latest = 1 THEN name END), count(*),"
+        " sum(CASE WHEN rank = 1 THEN 1 ELSE 0 END) AS wins, avg(rank), max(net_worth), sum(rent_collected)"
+        " FROM mine GROUP BY user_id ORDER BY wins DESC, count(*) DESC, avg(rank), user_id LIMIT ?"
     )
+
+    @staticmethod
+    def _leader(row: Sequence[Any]) -> LeaderRow:
+        # int()/float(): PostgreSQL's sum and avg come back as exact decimals.
+        return LeaderRow(row[0], row[1], row[2], int(row[3]), float(row[4]), int(row[5]), int(row[6]))
 
     def leaderboard(self, guild_id: int, limit: int = 10) -> list[LeaderRow]:
         """People ranked by wins, then games played, then average rank, over the guild's finished games."""
-        with self._guard():
-            rows = self.db.execute(self._LEADER_SQL.format(extra=""), [guild_id, limit]).fetchall()
-        return [LeaderRow(r[0], r[1], r[3], r[4], r[5], r[6], r[7]) for r in rows]
+        with self.backend.read() as tx:
+            rows = tx.execute(self._LEADER_SQL.format(extra=""), [guild_id, limit]).fetchall()
+        return [self._leader(r) for r in rows]
 
     def player_stats(self, guild_id: int, user_id: int) -> LeaderRow | None:
         """One person's record in the guild, None if they never finished a game there."""
-        with self._guard():
-            row = self.db.execute(self._LEADER_SQL.format(extra="AND r.user_id = ?"), [guild_id, user_id, 1]).fetchone()
-        return None if row is None else LeaderRow(row[0], row[1], row[3], row[4], row[5], row[6], row[7])
+        with self.backend.read() as tx:
+            row = tx.execute(self._LEADER_SQL.format(extra="AND r.user_id = ?"), [guild_id, user_id, 1]).fetchone()
+        return None if row is None else self._leader(row)
 
+    # -- maintenance --------------------------------------------------------------------------------
     def backup(self, dest: str | os.PathLike[str]) -> None:
-        """A consistent copy of the whole database at `dest`, taken live (SQLite's online backup):
-        copying the file by hand while the bot runs may miss what is still in the WAL."""
-        with self._guard():
-            target = sqlite3.connect(dest)
-            try:
-                self.db.conn.backup(target)
-            finally:
-                target.close()
+        """A consistent copy of the whole database, taken live: a SQLite file at `dest` (replacing an older
+        backup there only once the new one is complete), or the empty database a postgresql:// `dest`
+        names. From SQLite it is SQLite's online backup: copying the file by hand while the bot runs may
+        miss what is still in the WAL."""
+        from bot.store.copying import copy_into
+
+        if is_url(dest):
+            with Store(dest) as target:
+                if target.game_ids():
+                    raise StoreError("db_not_empty", location=target.location)
+                copy_into(self, target)
+            return
+        final = Path(dest)
+        partial = final.with_name(final.name + ".partial")
+        partial.unlink(missing_ok=True)
+        if self.kind == "sqlite":
+            self.backend.backup(partial)  # type: ignore[attr-defined]
+        else:
+            with Store(partial, synchronous="FULL") as target:
+                copy_into(self, target)
+        os.replace(partial, final)
 
     def restore(self, source: str | os.PathLike[str]) -> None:
         """Replace every game with those of the backup at `source` (a file `backup` wrote, maybe by an older
@@ -698,13 +732,25 @@ class Store:
             unknown = [name for name in applied if name not in MIGRATION_NAMES]
             if unknown:
                 raise StoreError("db_too_new", migrations=unknown)
-            with self._guard():
-                backup.backup(self.db.conn)
-                self._migrate()
+            if self.kind == "sqlite":
+                self.backend.replace_with(backup)  # type: ignore[attr-defined]
+                self.backend.migrate()
+                return
+            # PostgreSQL: an older backup is brought up to date in a scratch copy (the backup itself is only
+            # read), then its games replace every game here in one transaction.
+            with tempfile.TemporaryDirectory(prefix="turista-restore-") as scratch:
+                copy = sqlite3.connect(Path(scratch) / "backup.db")
+                try:
+                    backup.backup(copy)
+                finally:
+                    copy.close()
+                with Store(Path(scratch) / "backup.db", create=False) as older:
+                    from bot.store.copying import copy_into
+
+                    copy_into(older, self, replace=True)
         finally:
             backup.close()
 
     def integrity(self) -> list[str]:
-        """SQLite's own quick check of the file: ["ok"] when sound."""
-        with self._guard():
-            return [r[0] for r in self.db.execute("PRAGMA quick_check")]
+        """The database's own check of its storage: ["ok"] when sound."""
+        return self.backend.integrity()

@@ -1,0 +1,103 @@
+"""Copying games between databases, ids unchanged: backups, splitting a file by shard, merging files, and
+moving from SQLite to PostgreSQL (or back).
+
+The source is read in one read transaction (a consistent snapshot even while a bot writes) and the target
+written in one write transaction: a copy that fails leaves the target as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bot.store.backend import ID_STRIDE, Tx
+from bot.store.errors import StoreError
+from bot.store.store import Store
+
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "games": (
+        "id", "guild_id", "channel_id", "host_id", "status", "edition", "settings", "seed", "version", "snapshot",
+        "initial", "table_message_id", "deadline", "created_at", "updated_at", "started_at", "finished_at",
+    ),
+    "seats": ("game_id", "seat", "user_id", "name", "computer"),
+    "actions": ("game_id", "seq", "actor", "action", "events", "time"),
+    "results": (
+        "game_id", "seat", "user_id", "name", "computer", "rank", "net_worth", "cash", "rent_collected", "titles",
+        "titles_value", "buildings_value", "out",
+    ),
+}  # fmt: skip
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's rule: which gateway shard receives a guild's events."""
+    return (guild_id >> 22) % shard_count
+
+
+@dataclass
+class Copied:
+    games: int = 0
+    actions: int = 0
+    top_id: int = 0  # the largest game id copied
+
+
+def _insert(tx: Tx, table: str, rows: Sequence[Sequence[object]]) -> None:
+    if rows:
+        columns = COLUMNS[table]
+        tx.executemany(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows
+        )
+
+
+def copy_into(
+    source: Store, target: Store, guilds: Callable[[int], bool] = lambda guild_id: True, *, replace: bool = False
+) -> Copied:
+    """Copy every game of `source` whose guild `guilds` accepts into `target`, with its seats, log and
+    results. Refuses (`game_ids_taken`, nothing written) if `target` already has a game with one of the ids;
+    with `replace`, every game `target` had is deleted first, in the same transaction."""
+    copied = Copied()
+    with source.backend.read() as src, target.backend.write() as dst:
+        if replace:
+            dst.execute("DELETE FROM games")  # seats, log and results go with them (ON DELETE CASCADE)
+        wanted = [gid for gid, guild in src.execute("SELECT id, guild_id FROM games ORDER BY id").fetchall()
+                  if guilds(guild)]
+        taken = {r[0] for r in dst.execute("SELECT id FROM games")} & set(wanted)
+        if taken:
+            raise StoreError("game_ids_taken", ids=sorted(taken)[:10], location=target.location)
+        # One game at a time: a big database never sits in memory, and a game's log is a few thousand rows.
+        for gid in wanted:
+            for table, key in (("games", "id"), ("seats", "game_id"), ("actions", "game_id"), ("results", "game_id")):
+                rows = src.execute(f"SELECT {', '.join(COLUMNS[table])} FROM {table} WHERE {key} = ?", [gid]).fetchall()
+                _insert(dst, table, rows)
+                if table == "actions":
+                    copied.actions += len(rows)
+            copied.games += 1
+            copied.top_id = max(copied.top_id, gid)
+    if copied.top_id:
+        target.reserve_ids(copied.top_id)
+    return copied
+
+
+def top_id(stores: Sequence[Store]) -> int:
+    top = 0
+    for store in stores:
+        with store.backend.read() as tx:
+            top = max(top, tx.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0])
+    return top
+
+
+def split(sources: Sequence[Store], targets: Sequence[Store]) -> list[Copied]:
+    """Every game of every source into the target of its guild's shard (shard count = len(targets)).
+    Each target then makes new games in a block of ids of its own, above every id the sources used, so
+    the targets can be split or merged again later."""
+    first_free_block = top_id(sources) // ID_STRIDE + 1
+    totals = []
+    for shard, target in enumerate(targets):
+        total = Copied()
+        for source in sources:
+            part = copy_into(source, target, lambda guild_id, shard=shard: shard_of(guild_id, len(targets)) == shard)
+            total.games += part.games
+            total.actions += part.actions
+            total.top_id = max(total.top_id, part.top_id)
+        target.reserve_block(first_free_block + shard)
+        totals.append(total)
+    return totals

@@ -1,0 +1,158 @@
+"""The SQLite backend: one file through sqlite-utils, one connection per Store serialised by a lock.
+
+WAL journal, so readers never wait for the writer and several processes may share the file. Every write
+transaction is `BEGIN IMMEDIATE`: it takes the file's write lock up front (waiting up to the busy timeout),
+so a transaction that reads before it writes cannot fail half-way because another process wrote in between.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from bot.store.errors import StoreError, translate
+from bot.store.schema import MIGRATION_NAMES, migrations
+
+SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+
+class _Tx:
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        try:
+            return self.conn.execute(sql, params)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        try:
+            self.conn.executemany(sql, rows)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+
+
+class SqliteBackend:
+    kind = "sqlite"
+    for_update = ""  # BEGIN IMMEDIATE already holds the whole file
+    rent_sql = (
+        "SELECT json_extract(e.value, '$.to'), sum(json_extract(e.value, '$.amount'))"
+        " FROM actions a, json_each(a.events) e WHERE a.game_id = ?"
+        " AND json_extract(e.value, '$.code') = 'transfer' AND json_extract(e.value, '$.reason') = 'rent'"
+        " GROUP BY 1"
+    )
+
+    def __init__(self, path: Path, *, timeout: float, synchronous: str, create: bool) -> None:
+        if synchronous not in SYNCHRONOUS:
+            raise ValueError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
+        self.path = path
+        self.location = str(path)
+        self.synchronous = synchronous
+        self._lock = threading.RLock()
+        try:
+            if create:
+                conn = sqlite3.connect(path, timeout=timeout, check_same_thread=False, isolation_level=None)
+            else:
+                uri = path.resolve().as_uri() + "?mode=rw"
+                conn = sqlite3.connect(uri, uri=True, timeout=timeout, check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+        self.conn = conn
+        self.db = Database(conn)
+        self._tx = _Tx(conn)
+        try:
+            with self._guard():
+                conn.execute("PRAGMA foreign_keys = ON")
+                self.db.enable_wal()
+                conn.execute(f"PRAGMA synchronous = {synchronous}")
+            self.migrate()
+        except BaseException:
+            conn.close()
+            raise
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        with self._lock:
+            try:
+                yield
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
+
+    @contextmanager
+    def _transaction(self, begin: str) -> Iterator[_Tx]:
+        with self._guard():
+            nested = self.conn.in_transaction
+            if not nested:
+                self.conn.execute(begin)
+            try:
+                yield self._tx
+            except BaseException:
+                if not nested and self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
+            if not nested:
+                try:
+                    self.conn.execute("COMMIT")
+                except BaseException:
+                    if self.conn.in_transaction:
+                        self.conn.execute("ROLLBACK")
+                    raise
+
+    def write(self) -> Any:
+        return self._transaction("BEGIN IMMEDIATE")
+
+    def read(self) -> Any:
+        return self._transaction("BEGIN")
+
+    def migrate(self, stop_before: str | None = None) -> None:
+        # One immediate transaction around the whole upgrade: two processes starting together cannot
+        # both run the same migration, and a kill mid-way leaves the older schema intact.
+        with self.write():
+            unknown = [m.name for m in migrations.applied(self.db) if m.name not in MIGRATION_NAMES]
+            if unknown:
+                raise StoreError("db_too_new", migrations=unknown)
+            migrations.apply(self.db, stop_before=stop_before)
+
+    def schema_version(self) -> list[str]:
+        with self.read():
+            return [m.name for m in migrations.applied(self.db)]
+
+    def integrity(self) -> list[str]:
+        """SQLite's own quick check of the file: ["ok"] when sound."""
+        with self._guard():
+            return [r[0] for r in self.conn.execute("PRAGMA quick_check")]
+
+    def reserve_ids(self, above: int) -> None:
+        with self.write() as tx:
+            current = tx.execute("SELECT seq FROM sqlite_sequence WHERE name = 'games'").fetchone()
+            if current is None:
+                tx.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('games', ?)", [above])
+            elif current[0] < above:
+                tx.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = 'games'", [above])
+
+    def backup(self, dest: str | Path) -> None:
+        """SQLite's online backup: a consistent copy of the live file, WAL included."""
+        with self._guard():
+            target = sqlite3.connect(dest)
+            try:
+                self.conn.backup(target)
+            finally:
+                target.close()
+
+    def replace_with(self, source: sqlite3.Connection) -> None:
+        """Every page of `source` over this database (SQLite's backup API, the other way round)."""
+        with self._guard():
+            source.backup(self.conn)
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
