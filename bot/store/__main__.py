@@ -106,7 +106,8 @@ def _split(sources: list[str], shards: int, pattern: str) -> int:
     with ExitStack() as stack:
         inputs = [stack.enter_context(_existing(s)) for s in sources]
         outputs = [stack.enter_context(_empty(pattern.format(shard=k))) for k in range(shards)]
-        for shard, (out, copied) in enumerate(zip(outputs, split(inputs, outputs), strict=True)):
+        copies = split([i.backend for i in inputs], [o.backend for o in outputs])
+        for shard, (out, copied) in enumerate(zip(outputs, copies, strict=True)):
             print(f"shard {shard}: {copied.games} games, {copied.actions} log rows -> {out.location}")
     return 0
 
@@ -115,7 +116,7 @@ def _merge(sources: list[str], dest: str) -> int:
     with Store(dest) as target:
         for source in sources:
             with _existing(source) as store:
-                copied = copy_into(store, target)
+                copied = copy_into(store.backend, target.backend)
             print(f"{store.location}: {copied.games} games, {copied.actions} log rows -> {target.location}")
     return 0
 

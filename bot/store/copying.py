@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.store.backend import ID_STRIDE, Tx
+from bot.store.backend import ID_STRIDE, Backend, Tx
 from bot.store.errors import StoreError
-from bot.store.store import Store
 
 COLUMNS: dict[str, tuple[str, ...]] = {
     "games": (
@@ -49,13 +48,13 @@ def _insert(tx: Tx, table: str, rows: Sequence[Sequence[object]]) -> None:
 
 
 def copy_into(
-    source: Store, target: Store, guilds: Callable[[int], bool] = lambda guild_id: True, *, replace: bool = False
+    source: Backend, target: Backend, guilds: Callable[[int], bool] = lambda guild_id: True, *, replace: bool = False
 ) -> Copied:
     """Copy every game of `source` whose guild `guilds` accepts into `target`, with its seats, log and
     results. Refuses (`game_ids_taken`, nothing written) if `target` already has a game with one of the ids;
     with `replace`, every game `target` had is deleted first, in the same transaction."""
     copied = Copied()
-    with source.backend.read() as src, target.backend.write() as dst:
+    with source.read() as src, target.write() as dst:
         if replace:
             dst.execute("DELETE FROM games")  # seats, log and results go with them (ON DELETE CASCADE)
         wanted = [gid for gid, guild in src.execute("SELECT id, guild_id FROM games ORDER BY id").fetchall()
@@ -77,15 +76,15 @@ def copy_into(
     return copied
 
 
-def top_id(stores: Sequence[Store]) -> int:
+def top_id(backends: Sequence[Backend]) -> int:
     top = 0
-    for store in stores:
-        with store.backend.read() as tx:
+    for backend in backends:
+        with backend.read() as tx:
             top = max(top, tx.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0])
     return top
 
 
-def split(sources: Sequence[Store], targets: Sequence[Store]) -> list[Copied]:
+def split(sources: Sequence[Backend], targets: Sequence[Backend]) -> list[Copied]:
     """Every game of every source into the target of its guild's shard (shard count = len(targets)).
     Each target then makes new games in a block of ids of its own, above every id the sources used, so
     the targets can be split or merged again later."""
@@ -98,6 +97,6 @@ def split(sources: Sequence[Store], targets: Sequence[Store]) -> list[Copied]:
             total.games += part.games
             total.actions += part.actions
             total.top_id = max(total.top_id, part.top_id)
-        target.reserve_block(first_free_block + shard)
+        target.reserve_ids((first_free_block + shard) * ID_STRIDE)
         totals.append(total)
     return totals

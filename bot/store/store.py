@@ -20,6 +20,7 @@ from sqlite_utils import Database
 
 import engine
 from bot.store.backend import ID_STRIDE, Backend, Tx, is_url
+from bot.store.copying import copy_into
 from bot.store.errors import ChannelBusy, Conflict, NoSuchGame, StaleVersion, StoreError, translate
 from bot.store.rows import Activity, GameRow, HistoryRow, LeaderRow, LogRow, ResultRow, SeatRow
 from bot.store.schema import MIGRATION_NAMES, OPEN_STATUSES, STATUSES, migrations
@@ -690,13 +691,11 @@ class Store:
         backup there only once the new one is complete), or the empty database a postgresql:// `dest`
         names. From SQLite it is SQLite's online backup: copying the file by hand while the bot runs may
         miss what is still in the WAL."""
-        from bot.store.copying import copy_into
-
         if is_url(dest):
             with Store(dest) as target:
                 if target.game_ids():
                     raise StoreError("db_not_empty", location=target.location)
-                copy_into(self, target)
+                copy_into(self.backend, target.backend)
             return
         final = Path(dest)
         partial = final.with_name(final.name + ".partial")
@@ -705,7 +704,7 @@ class Store:
             self.backend.backup(partial)  # type: ignore[attr-defined]
         else:
             with Store(partial, synchronous="FULL") as target:
-                copy_into(self, target)
+                copy_into(self.backend, target.backend)
         os.replace(partial, final)
 
     def restore(self, source: str | os.PathLike[str]) -> None:
@@ -745,9 +744,7 @@ class Store:
                 finally:
                     copy.close()
                 with Store(Path(scratch) / "backup.db", create=False) as older:
-                    from bot.store.copying import copy_into
-
-                    copy_into(older, self, replace=True)
+                    copy_into(older.backend, self.backend, replace=True)
         finally:
             backup.close()
 
