@@ -3,6 +3,9 @@
 python -m render board --edition turismundo --seed 3 --turns 60 --out board.png
 python -m render deed --edition turismundo --square 7 [--seed 3 --turns 60] --out deed.png
 python -m render summary --edition turismundo --seed 3 --turns 400 --out summary.png
+
+--width 550 (a desktop channel) or --width 350 (a phone) writes the picture as Discord previews it: scaled
+down to that width, to judge what a reader sees without clicking.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 from engine import available, load
 from render.board import board
 from render.deed import deed
+from render.png import preview
 from render.sample import final_state, play
 from render.summary import history_from_log, summary
 
@@ -34,6 +38,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         p.add_argument("--seats", type=int, default=4, choices=range(2, 7))
         p.add_argument("--lang", default="es", choices=("es", "en"))
         p.add_argument("--out", type=Path, required=True)
+        p.add_argument("--width", type=int, default=0, help="scale down to this width, as Discord previews it")
         if name == "deed":
             p.add_argument("--square", type=int, required=True)
     return parser
@@ -54,9 +59,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m render") -> i
     else:
         first, steps = play(args.edition, args.seed, args.turns, args.seats)
         if args.picture == "board":
-            png = board(final_state(first, steps), args.lang)
+            last_events = steps[-1][1] if steps else []
+            png = board(final_state(first, steps), args.lang, events=last_events)
         else:
             png = summary(history_from_log(first, steps), args.lang)
+    if args.width:
+        png = preview(png, args.width)
     args.out.write_bytes(png)
     print(f"{args.out}: {len(png):,} bytes")
     return 0

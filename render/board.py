@@ -1,8 +1,11 @@
-"""The board picture: the printed board (cached) plus what changes: owners, mortgages, buildings, tokens,
-dice and the side panel of seats."""
+"""The board picture: the printed board (cached) plus what changes: owned squares (tiles in the owner's colour,
+with mortgages and buildings), the tokens in the lane inside the ring, the centre (last roll, auction, news,
+bank, clock) and the side panel of seats."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -10,23 +13,44 @@ from PIL import Image, ImageDraw
 from engine import HOTEL, State, load
 from engine.board import net_worth
 from engine.edition import Edition
+from engine.narrate import describe
 from render import draw as dr
+from render.flags import flag, has_flag
 from render.fonts import font
-from render.layout import BAND, CENTRE_BOX, HEIGHT, MARGIN, PANEL_X, WIDTH, Cell, cells
+from render.layout import CENTRE_BOX, HEIGHT, PANEL_X, RING_INNER, WIDTH, cells
 from render.png import encode, palette, register_sample
-from render.static import Zone, jail_box, printed_board
-from render.style import INK, MORTGAGE_RED, RGB, UTILITY_BAND, WHITE, Theme, block_colour, seat_colour, text_on, theme
-from render.texts import cash, edition_name, house_word, label, language, square_name
+from render.static import printed_board, tile
+from render.style import INK, RGB, WHITE, Theme, seat_colour, text_on, theme
+from render.texts import cash, edition_name, label, language, seat_letters, square_name
 
-TOKEN = 28  # token diameter on an edge square
-CORNER_TOKEN = 32
-HALO = (255, 236, 120)  # the ring around the token whose turn it is
+TOKEN = 32  # token diameter in the lane (16 px on a desktop channel, 10 on a phone)
+HALO = (255, 222, 60)  # the ring around the tokens of the seats the game waits for
+HALO_RADIUS = TOKEN // 2 + 7  # a token with its halo and shadow
 
 
-def board(state: State, lang: str = "es") -> bytes:
-    """The board of `state` as PNG bytes (pure: `state` is only read; safe to call from worker threads)."""
+@dataclass(frozen=True)
+class Table:
+    """What the bot knows beside the state and the board shows: the events of the last action (the centre
+    tells the last one or two), the seats whose person is away (played for by the clock) and the minutes left
+    of a game with a time limit."""
+
+    events: tuple[dict, ...] = ()
+    absent: frozenset[int] = field(default_factory=frozenset)
+    minutes_left: int | None = None
+
+
+def board(
+    state: State,
+    lang: str = "es",
+    *,
+    events: Iterable[dict] = (),
+    absent: Iterable[int] = (),
+    minutes_left: int | None = None,
+) -> bytes:
+    """The board of `state` as PNG bytes, 1100 x 688 (pure: only reads its arguments; thread-safe)."""
     lang = language(lang)
-    return encode(board_image(state, lang), state.edition, lang)
+    table = Table(tuple(events), frozenset(absent), minutes_left)
+    return encode(board_image(state, lang, table), state.edition, lang)
 
 
 def prepare(edition: str, lang: str = "es") -> None:
@@ -38,303 +62,368 @@ def prepare(edition: str, lang: str = "es") -> None:
     palette("board", edition, lang)
 
 
-def board_image(state: State, lang: str = "es") -> Image.Image:
+def board_image(state: State, lang: str = "es", table: Table | None = None) -> Image.Image:
     """The board of `state` as an RGB picture, `layout.WIDTH` x `layout.HEIGHT`."""
     lang = language(lang)
+    table = table or Table()
     ed = load(state.edition)
-    printed, zones = printed_board(ed.id, lang)
-    img = printed.copy()
-    d = ImageDraw.Draw(img)
+    img = printed_board(ed.id, lang).copy()
     grid = cells(ed.id)
+    letters = seat_letters(state)
     for i in range(len(ed.squares)):
         owner = state.owner[i]
-        if owner < 0:
-            continue
-        if state.mortgaged[i]:
-            ov = _mortgage_overlay(grid[i].width, grid[i].height, lang)
-            img.paste(ov, (grid[i].x0, grid[i].y0), ov)
-        # Drawn over the veil of a mortgage: who owns it stays as clear as on any other title.
-        _owner_strip(d, grid[i], owner)
-        if state.level[i]:
-            _buildings(d, grid[i], state.level[i])
-    _tokens(img, state, ed, zones)
-    _dice(img, state)
-    _panel(img, d, state, ed, lang)
+        if owner >= 0:
+            img.paste(tile(ed.id, lang, i, owner, state.mortgaged[i], state.level[i], letters[owner]), grid[i].box[:2])
+    _tokens(img, state, ed, letters)
+    _centre(img, state, ed, lang, table, letters)
+    _panel(img, state, ed, lang, table, letters)
     return img
 
 
-# -- squares ----------------------------------------------------------------------------------------------
-def _owner_strip(d: ImageDraw.ImageDraw, cell: Cell, owner: int) -> None:
-    box = cell.outer_strip()
-    d.rectangle(box, fill=seat_colour(owner), outline=INK, width=1)
-
-
-def _buildings(d: ImageDraw.ImageDraw, cell: Cell, level: int) -> None:
-    x0, y0, x1, y1 = cell.band()
-    horizontal = (x1 - x0) > (y1 - y0)
-    length = (x1 - x0) if horizontal else (y1 - y0)
-    if level == HOTEL:
-        pad_long, pad_short = length * 0.22, 4
-        box = (
-            (x0 + pad_long, y0 + pad_short, x1 - pad_long, y1 - pad_short)
-            if horizontal
-            else (x0 + pad_short, y0 + pad_long, x1 - pad_short, y1 - pad_long)
-        )
-        dr.hotel(d, box)
-        return
-    size = BAND - 9
-    step = length / 4
-    for k in range(level):
-        along = step * (k + 0.5)
-        cx, cy = (x0 + along, (y0 + y1) / 2) if horizontal else ((x0 + x1) / 2, y0 + along)
-        dr.house(d, cx, cy, size)
-
-
-@lru_cache(maxsize=32)
-def _mortgage_overlay(w: int, h: int, lang: str) -> Image.Image:
-    """A translucent grey veil with diagonal hatching and a red MORTGAGED tag (cached, never modified)."""
-    ov = Image.new("RGBA", (w, h), (70, 74, 84, 120))
-    d = ImageDraw.Draw(ov)
-    for k in range(-h, w, 12):
-        d.line((k, h, k + h, 0), fill=(40, 40, 48, 90), width=3)
-    text = label(lang, "board.mortgaged")
-    size = 12
-    while size > 8 and font(size, "heavy").getlength(text) > w - 10:
-        size -= 1
-    f = font(size, "heavy")
-    tw = f.getlength(text)
-    cx, cy = w / 2, h / 2
-    d.rectangle((cx - tw / 2 - 4, cy - size / 2 - 4, cx + tw / 2 + 4, cy + size / 2 + 4), fill=(*MORTGAGE_RED, 255))
-    d.text((cx, cy), text, font=f, fill=(*WHITE, 255), anchor="mm")
-    return ov
+def waiting_for(state: State) -> list[int]:
+    """The seats the game waits for now: the debtor, the bidders, the target of an offer, or the seat whose
+    turn it is."""
+    if state.phase == "over":
+        return []
+    if state.trade is not None and not state.debts:
+        return [state.trade.target]
+    return state.seat_to_act()
 
 
 # -- tokens -----------------------------------------------------------------------------------------------
-def _slots(cx: float, cy: float, n: int, room_w: float, room_h: float, size: int) -> list[tuple[float, float]]:
-    """Centres for `n` tokens around (cx, cy) within room_w x room_h: one row up to three, then two rows."""
-    rows = 1 if n <= 3 else 2
-    per_row = -(-n // rows)
-    dx = min(size + 2, (room_w - size) / max(1, per_row - 1)) if per_row > 1 else 0
-    dy = min(size + 2, room_h - size) if rows > 1 else 0
-    out = []
-    for k in range(n):
-        r, c = divmod(k, per_row)
-        in_row = min(per_row, n - r * per_row)
-        x = cx + (c - (in_row - 1) / 2) * dx
-        y = cy + (r - (rows - 1) / 2) * dy
-        out.append((x, y))
-    return out
-
-
-def _tokens(img: Image.Image, state: State, ed: Edition, zones: tuple[Zone, ...]) -> None:
+def _tokens(img: Image.Image, state: State, ed: Edition, letters: list[str]) -> None:
     grid = cells(ed.id)
     jail = ed.rules.jail_square
-    by_square: dict[tuple[int, bool], list[int]] = {}
+    by_square: dict[int, list[int]] = {}
     for seat in state.order:
         s = state.seats[seat]
-        if s.out:
-            continue
-        by_square.setdefault((s.pos, s.jailed and s.pos == jail), []).append(seat)
-    halo_seat = state.current if state.phase != "over" else -1
-    placed: list[tuple[int, float, float, int]] = []
-    for (pos, jailed), seats in by_square.items():
+        if not s.out:
+            by_square.setdefault(s.pos, []).append(seat)
+    glowing = set(waiting_for(state))
+    placed: list[tuple[int, float, float]] = []
+    for pos, seats in by_square.items():
         cell = grid[pos]
+        ix, iy = cell.inward
+        ax, ay = cell.lane_anchor()
         if cell.side == "corner":
-            size = CORNER_TOKEN
-            if pos == jail:
-                jx0, jy0, jx1, jy1 = jail_box(cell)
-                if jailed:
-                    centres = _slots((jx0 + jx1) / 2, (jy0 + jy1) / 2 + 6, len(seats), jx1 - jx0, jy1 - jy0, size)
-                else:
-                    # Visitors stand in the free strip beside the cell.
-                    sx0, sx1 = (cell.x0, jx0) if jx0 > cell.x0 else (jx1, cell.x1)
-                    centres = _column((sx0 + sx1) / 2, (jy0 + jy1) / 2, len(seats), jy1 - jy0, 26)
-            else:
-                cx, cy = cell.centre
-                centres = _slots(cx, cy + 8, len(seats), cell.width - 10, cell.height - 40, size)
-        else:
-            # Between the name and the price when there is room, else over the middle of the square.
-            size = TOKEN
-            bx0, by0, bx1, by1 = cell.body()
-            zx0, zy0, zx1, zy1 = zones[pos]
-            cy = (zy0 + zy1) / 2 if zy1 - zy0 >= size - 6 else (by0 + by1) / 2
-            centres = _slots((bx0 + bx1) / 2, cy, len(seats), bx1 - bx0 - 4, by1 - by0, size)
-        for seat, (x, y) in zip(seats, centres, strict=True):
-            placed.append((seat, x, y, size))
-    # The seat whose turn it is goes on top, with a halo.
-    placed.sort(key=lambda p: p[0] == halo_seat)
-    for seat, x, y, size in placed:
-        sprite = dr.token(
-            seat_colour(seat), dr.initial(state.seats[seat].name, seat), size, HALO if seat == halo_seat else None
-        )
+            # Into the board along the diagonal, clear of the lanes of the squares beside the corner.
+            step = TOKEN * 0.62
+            for k, seat in enumerate(seats):
+                placed.append((seat, ax + ix * k * step, ay + iy * k * step))
+            continue
+        px, py = -iy, ix  # along the edge
+        step = TOKEN - 4
+        for k, seat in enumerate(seats):
+            row, col = divmod(k, 2)
+            in_row = min(2, len(seats) - row * 2)
+            along = (col - (in_row - 1) / 2) * step
+            placed.append((seat, ax + ix * row * (step + 2) + px * along, ay + iy * row * (step + 2) + py * along))
+    # Beside a corner the spread along the edge would reach the next row of squares: keep every token (and its
+    # halo) inside the ring.
+    lo, hi = RING_INNER[0] + HALO_RADIUS, RING_INNER[2] - HALO_RADIUS
+    placed = [(seat, min(hi, max(lo, x)), min(hi, max(lo, y))) for seat, x, y in placed]
+    # The seats the game waits for go on top.
+    placed.sort(key=lambda p: p[0] in glowing)
+    for seat, x, y in placed:
+        s = state.seats[seat]
+        sprite = token_sprite(seat, letters[seat], TOKEN, seat in glowing, s.jailed and s.pos == jail)
         dr.paste_centred(img, sprite, x, y)
 
 
-def _column(cx: float, cy: float, n: int, room_h: float, size: int) -> list[tuple[float, float]]:
-    dy = min(size, (room_h - size) / max(1, n - 1)) if n > 1 else 0
-    return [(cx, cy + (k - (n - 1) / 2) * dy) for k in range(n)]
+@lru_cache(maxsize=128)
+def token_sprite(seat: int, letter: str, size: int, glowing: bool, jailed: bool) -> Image.Image:
+    """A seat's token; glowing when the game waits for it, behind bars in jail (cached, never modified)."""
+    sprite = dr.token(seat_colour(seat), letter, size, HALO if glowing else None)
+    if not jailed:
+        return sprite
+    barred = sprite.copy()
+    d = ImageDraw.Draw(barred)
+    w, h = barred.size
+    for k in (-1, 0, 1):
+        # Light bars edged in ink: seen on a dark token as on a light one.
+        x = w / 2 + k * size * 0.3
+        d.line((x, h * 0.1, x, h * 0.9), fill=(*INK, 255), width=5)
+        d.line((x, h * 0.1 + 1, x, h * 0.9 - 1), fill=(225, 228, 235, 255), width=2)
+    return barred
 
 
-# -- dice ---------------------------------------------------------------------------------------------------
-DIE = 74
+# -- the centre -------------------------------------------------------------------------------------------
+DIE = 46
+NEWS_BOX = (24, 24, 24)
 
 
-def _dice(img: Image.Image, state: State) -> None:
-    if len(state.dice) != 2:
-        return
+def _centre(img: Image.Image, state: State, ed: Edition, lang: str, table: Table, letters: list[str]) -> None:
     x0, y0, x1, y1 = CENTRE_BOX
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2 + 150
-    for k, value in enumerate(state.dice):
-        if 1 <= value <= 6:
-            dr.paste_centred(img, dr.die(value, DIE), cx + (k - 0.5) * (DIE + 26), cy)
+    cx = (x0 + x1) / 2
+    y = y0 + 96
+    if len(state.dice) == 2 and all(1 <= v <= 6 for v in state.dice):
+        for k, value in enumerate(state.dice):
+            dr.paste_centred(img, dr.die(value, DIE), cx + (k - 0.5) * (DIE + 14), y + DIE / 2)
+        y += DIE + 14
+    else:
+        y += 8
+    if state.auction is not None:
+        y = _auction_box(img, state, ed, lang, letters, x0 + 40, y, x1 - 40) + 10
+    news = _news(state, lang, table.events)
+    if news:
+        y = _news_box(img, news, x0 + 30, y, x1 - 30) + 10
+    _bank_line(img, state, ed, lang, table, cx, y1 - 20)
+
+
+def _news(state: State, lang: str, events: Sequence[dict]) -> list[str]:
+    """The last two sentences worth telling of the last action."""
+    lines = [describe(e, state, lang) for e in events]
+    return [line for line in lines if line][-2:]
+
+
+def _news_box(img: Image.Image, news: list[str], x0: float, y: float, x1: float) -> float:
+    f = font(19, "regular")
+    wrapped: list[str] = []
+    for line in news:
+        parts = dr.wrap(line, f, int(x1 - x0 - 24)) or [line]
+        if len(parts) > 2:
+            parts = [parts[0], dr.ellipsize(" ".join(parts[1:]), f, x1 - x0 - 24)]
+        wrapped.extend(parts)
+    h = len(wrapped) * 23 + 14
+    _translucent_box(img, (x0, y, x1, y + h), NEWS_BOX, 150, 10)
+    for k, line in enumerate(wrapped):
+        dr.text(img, (x0 + 12, y + 8 + k * 23), line, 19, "regular", WHITE)
+    return y + h
+
+
+def _translucent_box(img: Image.Image, box: tuple[float, float, float, float], colour: RGB, alpha: int, r: int) -> None:
+    x0, y0, x1, y1 = (int(v) for v in box)
+    mask = _rounded_mask(x1 - x0, y1 - y0, r, alpha)
+    img.paste(colour, (x0, y0), mask)
+
+
+@lru_cache(maxsize=64)
+def _rounded_mask(w: int, h: int, r: int, alpha: int) -> Image.Image:
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), r, fill=alpha)
+    return mask
+
+
+def _auction_box(
+    img: Image.Image, state: State, ed: Edition, lang: str, letters: list[str], x0: float, y: float, x1: float
+) -> float:
+    """The title under the hammer, the highest bid and who made it."""
+    au = state.auction
+    assert au is not None
+    d = ImageDraw.Draw(img)
+    h = 74
+    d.rounded_rectangle((x0, y, x1, y + h), 10, fill=WHITE, outline=INK, width=2)
+    sq = ed.squares[au.square]
+    x = x0 + 12
+    if au.item == "title" and has_flag(sq.id):
+        img.paste(flag(sq.id, 36, 24), (int(x), int(y + 10)))
+        x += 44
+    what = label(lang, "board.auction_title", square=square_name(ed.id, au.square, lang))
+    dr.text(img, (x, y + 22), dr.ellipsize(what, font(20, "bold"), x1 - x - 10), 20, "bold", INK, "lm")
+    if au.bidder >= 0:
+        tok = token_sprite(au.bidder, letters[au.bidder], 26, False, False)
+        dr.paste_centred(img, tok, x0 + 28, y + 52)
+        bid = label(lang, "board.auction_bid", amount=cash(ed.id, au.bid), bidder=state.seats[au.bidder].name)
+        dr.text(img, (x0 + 48, y + 53), dr.ellipsize(bid, font(19, "regular"), x1 - x0 - 58), 19, "regular", INK, "lm")
+    else:
+        dr.text(img, (x0 + 12, y + 53), label(lang, "board.auction_no_bid"), 19, "regular", INK, "lm")
+    return y + h
+
+
+def _bank_line(img: Image.Image, state: State, ed: Edition, lang: str, table: Table, cx: float, y: float) -> None:
+    """The bank's buildings left (a house and a hotel with their counts), the pot, the clock of the game."""
+    d = ImageDraw.Draw(img)
+    parts: list[tuple[str, str]] = [("house", str(state.bank_houses)), ("hotel", str(state.bank_hotels))]
+    if state.pot:
+        parts.append(("text", label(lang, "board.pot", amount=cash(ed.id, state.pot))))
+    if table.minutes_left is not None:
+        parts.append(("text", label(lang, "board.minutes_left", minutes=max(0, table.minutes_left))))
+    f = font(20, "bold")
+    widths = [(24 if kind != "text" else 0) + f.getlength(text) for kind, text in parts]
+    gap = 22
+    total = sum(widths) + gap * (len(parts) - 1)
+    x = cx - total / 2
+    _translucent_box(img, (x - 14, y - 18, x + total + 14, y + 18), NEWS_BOX, 150, 12)
+    for (kind, text), w in zip(parts, widths, strict=True):
+        if kind == "house":
+            dr.house(d, x + 9, y, 16)
+        elif kind == "hotel":
+            dr.hotel(d, (x, y - 8, x + 18, y + 8))
+        dr.text(img, (x + (24 if kind != "text" else 0), y), text, 20, "bold", WHITE, "lm")
+        x += w + gap
 
 
 # -- the side panel ---------------------------------------------------------------------------------------
-def _panel(img: Image.Image, d: ImageDraw.ImageDraw, state: State, ed: Edition, lang: str) -> None:
+PANEL_PAD = 12
+MONEY_LIGHT = (140, 230, 160)
+
+
+def _panel(img: Image.Image, state: State, ed: Edition, lang: str, table: Table, letters: list[str]) -> None:
     th = theme(ed.id)
-    x0 = PANEL_X + 16
-    x1 = WIDTH - MARGIN - 4
+    x0, x1 = PANEL_X + PANEL_PAD, WIDTH - PANEL_PAD
     title = edition_name(ed.id, lang)
-    size = 30
-    while size > 20 and font(size, "heavy").getlength(title) > x1 - x0:
-        size -= 1
-    dr.text(img, (x0, 22), dr.ellipsize(title, font(size, "heavy"), x1 - x0), size, "heavy", th.panel_text)
-    dr.text(img, (x0, 64), _headline(state, lang), 22, "regular", th.panel_muted)
-    seats = list(state.order)
-    top, bottom = 100, HEIGHT - 70
-    row_h = min(150, (bottom - top) // max(1, len(seats)))
+    turn = label(lang, "board.turn", turn=state.turn)
+    turn_w = font(20, "bold").getlength(turn)
+    dr.text(img, (x0, 26), dr.ellipsize(title, font(18, "regular"), x1 - x0 - turn_w - 16), 18, "regular",
+            th.panel_muted, "lm")
+    dr.text(img, (x1, 26), turn, 20, "bold", th.panel_text, "rm")
+    y = _banner(img, state, ed, lang, letters, x0, 46, x1)
+    over = state.phase == "over"
+    seats = [seat for _, seat in _final_order(state)] if over else list(state.order)
+    ranks = dict((seat, rank) for rank, seat in _final_order(state)) if over else {}
+    top, bottom = y + 10, HEIGHT - 8
+    row_h = min(112, (bottom - top) // max(1, len(seats)))
+    glowing = set(waiting_for(state))
     for k, seat in enumerate(seats):
-        _seat_row(d, img, state, ed, seat, x0, top + k * row_h, x1, row_h - 10, th, lang)
-    _footer(img, state, ed, x0, x1, HEIGHT - 64, th, lang)
+        _seat_row(img, state, ed, lang, table, letters, seat, x0, top + k * row_h, x1, row_h - 8, th,
+                  seat in glowing, ranks.get(seat))
 
 
-def _headline(state: State, lang: str) -> str:
+def _final_order(state: State) -> list[tuple[int, int]]:
+    """(rank, seat) best first: the engine's standings, else by net worth with bankrupt seats last."""
+    if state.standings:
+        return [(s.rank, s.seat) for s in sorted(state.standings, key=lambda s: s.rank)]
+    ed = load(state.edition)
+    order = sorted(range(len(state.seats)), key=lambda s: (state.seats[s].out, -net_worth(state, ed, s)[0]))
+    return [(k + 1, seat) for k, seat in enumerate(order)]
+
+
+def _banner(
+    img: Image.Image, state: State, ed: Edition, lang: str, letters: list[str], x0: int, y: int, x1: int
+) -> int:
+    """Who the game waits for now, and for what: the caption of the picture."""
+    d = ImageDraw.Draw(img)
+    h = 70
+    d.rounded_rectangle((x0, y, x1, y + h), 12, fill=HALO)
+    who, what = caption(state, lang)
+    waiting = waiting_for(state)
+    x = x0 + 14
+    if state.phase == "over" and state.winner >= 0:
+        waiting = [state.winner]
+    for k, seat in enumerate(waiting[:3]):
+        dr.paste_centred(img, token_sprite(seat, letters[seat], 34, False, False), x + 18 + k * 24, y + h / 2)
+    if waiting:
+        x += 44 + 24 * (min(3, len(waiting)) - 1)
+    dr.text(img, (x, y + 23), dr.ellipsize(who, font(26, "heavy"), x1 - x - 10), 26, "heavy", INK, "lm")
+    dr.text(img, (x, y + 52), dr.ellipsize(what, font(19, "bold"), x1 - x - 10), 19, "bold", INK, "lm")
+    return y + h
+
+
+def caption(state: State, lang: str = "es") -> tuple[str, str]:
+    """(who, what): the seat or seats the game waits for now, and what it waits for. After the game: the end
+    and the winner."""
+    lang = language(lang)
+    ed = load(state.edition)
+    names = [state.seats[s].name for s in waiting_for(state)]
     if state.phase == "over":
-        if state.winner >= 0:
-            winner = label(lang, "summary.winner", name=state.seats[state.winner].name)
-            return f"{label(lang, 'board.game_over')} · {winner}"
-        return label(lang, "board.game_over")
-    name = state.seats[state.current].name
+        what = label(lang, "board.winner", name=state.seats[state.winner].name) if state.winner >= 0 else ""
+        return label(lang, "board.game_over"), what
     if state.debts:
-        phase, name = "debt", state.seats[state.debts[0].debtor].name
-    elif state.auction is not None:
-        phase = "auction"
-    else:
-        phase = state.phase
-    text = label(lang, "board.turn", turn=state.turn)
-    doing = label(lang, f"board.phase_{phase}")
-    if phase == "auction":
-        return f"{text} · {doing}"
-    return f"{text} · {name} {doing}"
+        debt = state.debts[0]
+        return names[0], label(lang, "board.to_pay", amount=cash(ed.id, debt.amount))
+    if state.auction is not None:
+        return label(lang, "board.bidding"), ", ".join(names)
+    if state.trade is not None:
+        return names[0], label(lang, "board.to_answer", name=state.seats[state.trade.proposer].name)
+    if state.phase == "buy":
+        square = square_name(ed.id, state.seats[state.current].pos, lang)
+        return names[0], label(lang, "board.to_buy", square=square)
+    return names[0], label(lang, f"board.to_{state.phase}")
 
 
 def _seat_row(
-    d: ImageDraw.ImageDraw,
     img: Image.Image,
     state: State,
     ed: Edition,
+    lang: str,
+    table: Table,
+    letters: list[str],
     seat: int,
     x0: int,
     y0: int,
     x1: int,
     h: int,
     th: Theme,
-    lang: str,
+    glowing: bool,
+    rank: int | None,
 ) -> None:
-    """One seat: token, name and cash; titles, buildings and net worth; its titles as small cards; status."""
+    """One seat: token, name and cash; titles and net worth; marks (computer, away, jail, debt, out)."""
     s = state.seats[seat]
-    current = seat == state.current and state.phase != "over"
     colour = seat_colour(seat)
-    img.paste(_row_background(x1 - x0, h, th.panel_current if current else th.panel_row, colour, th.panel), (x0, y0))
-    tok = dr.token(colour, dr.initial(s.name, seat), 44, HALO if current else None)
-    dr.paste_centred(img, tok, x0 + 46, y0 + 32)
-    text_colour = th.panel_muted if s.out else th.panel_text
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((x0, y0, x1, y0 + h), 12, fill=th.panel_current if glowing else th.panel_row,
+                        outline=HALO if glowing else None, width=3)
+    d.rounded_rectangle((x0, y0, x0 + 9, y0 + h), 4, fill=colour)
+    x = x0 + 20
+    if rank is not None:
+        gold = rank == 1 and not s.out
+        dr.text(img, (x + 8, y0 + h / 2), str(rank), 28, "heavy", HALO if gold else th.panel_muted, "mm")
+        x += 26
+    dr.paste_centred(img, token_sprite(seat, letters[seat], 36, False, False), x + 20, y0 + min(28, h / 2))
+    x += 48
+    faded = s.out
+    text_colour = th.panel_muted if faded else th.panel_text
     money = cash(ed.id, s.cash)
-    money_font = font(30, "heavy")
-    name_w = int(x1 - x0 - 110 - money_font.getlength(money))
-    dr.text(img, (x0 + 80, y0 + 32), dr.ellipsized(s.name, 28, "bold", name_w), 28, "bold", text_colour, "lm")
-    dr.text(img, (x1 - 14, y0 + 32), money, 30, "heavy", th.panel_muted if s.out else MONEY_LIGHT, "rm")
-    dr.text(img, (x0 + 80, y0 + 54), _stats(state, ed, seat, lang), 18, "regular", th.panel_muted)
-    _title_cards(img, d, state, ed, seat, x0 + 80, y0 + 75, x1 - 12)
-    x = x0 + 80
-    for text, fill in _chips(state, ed, seat, lang):
-        sprite = dr.chip_sprite(text, 16, fill, text_on(fill))
-        if x + sprite.width > x1 - 8:
+    money_w = font(25, "heavy").getlength(money)
+    line1 = y0 + 22
+    dr.text(img, (x, line1), dr.ellipsized(s.name, 25, "bold", int(x1 - x - money_w - 20)), 25, "bold", text_colour,
+            "lm")
+    dr.text(img, (x1 - 12, line1), money, 25, "heavy", th.panel_muted if faded else MONEY_LIGHT, "rm")
+    stats, houses, hotels = _stats(state, ed, seat, lang)
+    right = x1 - 12
+    line2 = y0 + 48
+    for count, kind in ((hotels, "hotel"), (houses, "house")):
+        # The seat's buildings as the icons of the board, counted, at the right of the line.
+        if not count:
+            continue
+        dr.text(img, (right, line2), str(count), 18, "bold", th.panel_text, "rm")
+        right -= font(18, "bold").getlength(str(count)) + 4
+        if kind == "house":
+            dr.house(d, right - 7, line2, 14)
+        else:
+            dr.hotel(d, (right - 16, line2 - 7, right, line2 + 7))
+        right -= 26
+    dr.text(img, (x, line2), dr.ellipsized(stats, 18, "regular", int(right - x)), 18, "regular", th.panel_muted, "lm")
+    chips = _chips(state, ed, seat, lang, table)
+    chip_y = y0 + 62 if h >= 84 else y0 + 34
+    cx = x if h >= 84 else x1 - 12
+    if h < 84:
+        # No third line: the marks go on the name's line, right of it, the most important first.
+        chips = chips[:1]
+    for text, fill in chips:
+        sprite = dr.chip_sprite(text, 15, fill, text_on(fill))
+        if h < 84:
+            cx -= sprite.width
+            img.paste(sprite, (int(cx), int(chip_y)), sprite)
             break
-        img.paste(sprite, (int(x), y0 + h - 29), sprite)
-        x += sprite.width + 6
+        if cx + sprite.width > x1 - 8:
+            break
+        img.paste(sprite, (int(cx), int(chip_y)), sprite)
+        cx += sprite.width + 5
 
 
-def _stats(state: State, ed: Edition, seat: int, lang: str) -> str:
+def _stats(state: State, ed: Edition, seat: int, lang: str) -> tuple[str, int, int]:
+    """'8 titles · worth $665,000', and the seat's houses and hotels."""
     titles = sum(1 for o in state.owner if o == seat)
     houses = sum(lv for i, lv in enumerate(state.level) if state.owner[i] == seat and lv < HOTEL)
     hotels = sum(1 for i, lv in enumerate(state.level) if state.owner[i] == seat and lv == HOTEL)
     parts = [label(lang, "board.title_one") if titles == 1 else label(lang, "board.titles", count=titles)]
-    if houses:
-        parts.append(f"{houses} {house_word(ed.id, lang, houses)}")
-    if hotels:
-        parts.append(f"{hotels} {label(lang, 'building.hotel' if hotels == 1 else 'building.hotels')}")
     parts.append(label(lang, "board.worth", amount=cash(ed.id, net_worth(state, ed, seat)[0])))
-    return " · ".join(parts)
-
-
-CARD_W, CARD_H = 11, 18
-
-
-def _title_cards(
-    img: Image.Image, d: ImageDraw.ImageDraw, state: State, ed: Edition, seat: int, x: float, y: float, right: float
-) -> None:
-    """The seat's titles as a row of tiny deeds in their block colours, a gap between blocks; mortgaged ones
-    are drawn hollow."""
-    previous = None
-    owned = [i for i, o in enumerate(state.owner) if o == seat]
-    for k, i in enumerate(owned):
-        sq = ed.squares[i]
-        group = sq.block or sq.kind
-        if previous is not None and group != previous:
-            x += 6
-        previous = group
-        if x + CARD_W > right - 30:
-            dr.text(img, (x, y + CARD_H / 2), f"+{len(owned) - k}", 15, "bold", WHITE, "lm")
-            return
-        colour = {"airline": AIRLINE_CARD, "utility": UTILITY_BAND}.get(sq.kind) or block_colour(ed.id, sq.block)
-        box = (x, y, x + CARD_W, y + CARD_H)
-        if state.mortgaged[i]:
-            d.rectangle(box, outline=colour, width=2)
-        else:
-            d.rectangle(box, fill=colour, outline=WHITE if state.level[i] else None, width=1)
-        x += CARD_W + 3
-
-
-MONEY_LIGHT = (140, 230, 160)
-
-
-@lru_cache(maxsize=64)
-def _row_background(w: int, h: int, fill: RGB, accent: RGB, panel: RGB) -> Image.Image:
-    """A seat row's rounded card with its colour stripe on the panel's colour (cached, never modified): an
-    opaque tile pastes as a plain copy."""
-    tile = Image.new("RGB", (w + 1, h + 1), panel)
-    d = ImageDraw.Draw(tile)
-    d.rounded_rectangle((0, 0, w, h), 14, fill=fill)
-    d.rounded_rectangle((0, 0, 10, h), 5, fill=accent)
-    return tile
-
-
-AIRLINE_CARD = (200, 210, 225)
+    return " · ".join(parts), houses, hotels
 
 
 CHIP_JAIL = (120, 196, 250)
 CHIP_OUT = (210, 60, 60)
 CHIP_COMPUTER = (150, 160, 176)
+CHIP_AWAY = (250, 170, 70)
 CHIP_WINNER = (255, 200, 40)
 CHIP_OTHER = (190, 150, 230)
-CHIP_DEBT = (250, 140, 60)
-CHIP_TURN = HALO
+CHIP_DEBT = (250, 120, 80)
 
 
-def _chips(state: State, ed: Edition, seat: int, lang: str) -> list[tuple[str, tuple[int, int, int]]]:
+def _chips(state: State, ed: Edition, seat: int, lang: str, table: Table) -> list[tuple[str, RGB]]:
     s = state.seats[seat]
-    out: list[tuple[str, tuple[int, int, int]]] = []
+    out: list[tuple[str, RGB]] = []
     if state.winner == seat:
         out.append((label(lang, "board.status_winner"), CHIP_WINNER))
     if s.out:
@@ -349,6 +438,8 @@ def _chips(state: State, ed: Edition, seat: int, lang: str) -> list[tuple[str, t
         out.append((label(lang, "board.status_resting", turns=s.lost_turns), CHIP_JAIL))
     if s.computer:
         out.append((label(lang, "board.status_computer"), CHIP_COMPUTER))
+    elif seat in table.absent:
+        out.append((label(lang, "board.status_away"), CHIP_AWAY))
     if s.club:
         out.append((label(lang, "board.status_club"), CHIP_OTHER))
     if s.jail_cards:
@@ -356,41 +447,12 @@ def _chips(state: State, ed: Edition, seat: int, lang: str) -> list[tuple[str, t
     return out
 
 
-def _footer(img: Image.Image, state: State, ed: Edition, x0: int, x1: int, y: int, th: Theme, lang: str) -> None:
-    lines = []
-    if state.auction is not None:
-        au = state.auction
-        where = square_name(ed.id, au.square, lang)
-        if au.bidder >= 0:
-            lines.append(
-                label(
-                    lang, "board.auction", square=where, amount=cash(ed.id, au.bid), bidder=state.seats[au.bidder].name
-                )
-            )
-        else:
-            lines.append(label(lang, "board.auction_open", square=where))
-    bank = label(
-        lang,
-        "board.bank",
-        houses=state.bank_houses,
-        house_word=house_word(ed.id, lang, state.bank_houses),
-        hotels=state.bank_hotels,
-    )
-    if state.pot:
-        bank += " · " + label(lang, "board.pot", amount=cash(ed.id, state.pot))
-    lines.append(bank)
-    f = font(19, "regular")
-    for k, line in enumerate(lines):
-        # An auction under way is news; the bank's supply is background.
-        colour = th.panel_text if k < len(lines) - 1 else th.panel_muted
-        dr.text(img, (x0, y + k * 26), dr.ellipsize(line, f, x1 - x0), 19, "regular", colour)
-
-
 def _busy_board(edition: str, lang: str) -> Image.Image:
     """A board with every kind of mark on it, the sample the palette is learnt from."""
     from render.sample import busy_state
 
-    return board_image(busy_state(edition), lang)
+    state = busy_state(edition)
+    return board_image(state, lang, Table(minutes_left=42))
 
 
 register_sample("board", _busy_board, kmeans=1)

@@ -27,7 +27,7 @@ from render.style import (
     text_on,
     theme,
 )
-from render.texts import cash, edition_name, house_word, label, language, square_name
+from render.texts import cash, edition_name, house_word, label, language, seat_letters, square_name
 
 WIDTH, HEIGHT = 1000, 700
 CARD = (30, 30, 430, 670)  # the deed card on the left
@@ -228,7 +228,7 @@ def _ownership(
     y += 30
     if owner >= 0:
         s = state.seats[owner]
-        dr.paste_centred(img, dr.token(seat_colour(owner), dr.initial(s.name, owner), 40), x + 20, y + 20)
+        dr.paste_centred(img, dr.token(seat_colour(owner), seat_letters(state)[owner], 40), x + 20, y + 20)
         d.text(
             (x + 52, y + 20),
             dr.ellipsize(s.name, font(30, "bold"), right - MINI - 40 - x - 52),
@@ -239,6 +239,9 @@ def _ownership(
     else:
         d.text((x, y + 20), label(lang, "deed.bank_owner"), font=font(28, "bold"), fill=text, anchor="lm")
     y += 60
+    au = state.auction
+    if au is not None and au.item == "title" and au.square == sq.index:
+        y = _auction(img, d, ed, state, lang, x, y, right)
     if sq.kind == "country" and owner >= 0:
         level = state.level[sq.index]
         d.text((x, y), label(lang, "deed.buildings"), font=font(20, "regular"), fill=muted)
@@ -280,11 +283,42 @@ def _ownership(
     return y
 
 
+def _auction(
+    img: Image.Image, d: ImageDraw.ImageDraw, ed: Edition, state: State, lang: str, x: int, y: int, right: int
+) -> int:
+    """The title under the hammer: the highest bid, who made it, who is still bidding."""
+    th = theme(ed.id)
+    au = state.auction
+    assert au is not None
+    width = right - MINI - 40 - x
+    d.text((x, y), label(lang, "deed.highest_bid"), font=font(20, "regular"), fill=th.panel_muted)
+    y += 30
+    if au.bidder >= 0:
+        d.text((x, y), cash(ed.id, au.bid), font=font(34, "heavy"), fill=(140, 230, 160))
+        y += 44
+        s = state.seats[au.bidder]
+        dr.paste_centred(img, dr.token(seat_colour(au.bidder), seat_letters(state)[au.bidder], 30), x + 15, y + 15)
+        name = dr.ellipsize(s.name, font(24, "bold"), width - 44)
+        d.text((x + 40, y + 15), name, font=font(24, "bold"), fill=th.panel_text, anchor="lm")
+        y += 40
+    else:
+        d.text((x, y), label(lang, "deed.no_bid"), font=font(24, "bold"), fill=th.panel_text)
+        y += 40
+    still = [state.seats[s].name for s in au.active if s != au.bidder]
+    if still:
+        line = label(lang, "deed.still_bidding", players=", ".join(still))
+        f, lines, step = dr.fit(line, width, 52, (19, 17), "regular")
+        for k, text in enumerate(lines[:2]):
+            d.text((x, y + k * step), text, font=f, fill=th.panel_muted)
+        y += step * min(2, len(lines)) + 6
+    return y
+
+
 def _visitors(img: Image.Image, d: ImageDraw.ImageDraw, sq: Square, state: State, x: int, y: int) -> int:
     here = [s for s in state.order if not state.seats[s].out and state.seats[s].pos == sq.index]
     for k, seat in enumerate(here):
         dr.paste_centred(
-            img, dr.token(seat_colour(seat), dr.initial(state.seats[seat].name, seat), 40), x + 20 + k * 50, y + 20
+            img, dr.token(seat_colour(seat), seat_letters(state)[seat], 40), x + 20 + k * 50, y + 20
         )
     return y + (60 if here else 0)
 

@@ -94,14 +94,6 @@ def ellipsized(text: str, size: int, weight: str, width: int) -> str:
     return ellipsize(text, font(size, weight), width)
 
 
-def initial(name: str, seat: int) -> str:
-    """The letter on a seat's token: the first drawable letter of its name, else its seat number."""
-    for ch in drawable(name):
-        if ch.isalnum():
-            return ch.upper()
-    return str(seat + 1)
-
-
 @lru_cache(maxsize=256)
 def token(colour: RGB, letter: str, diameter: int, ring: RGB | None = None) -> Image.Image:
     """A round token with a letter, white rim and a soft shadow; `ring` adds an outer halo (whose turn it is).
@@ -166,18 +158,69 @@ HOTEL = (214, 40, 40)
 HOTEL_ROOF = (150, 20, 25)
 
 
-def house(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: int) -> None:
-    """A small restaurant / house: a green block with a darker roof line."""
+def house(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float) -> None:
+    """A restaurant / house: a green house shape with a white edge, readable on any band colour."""
     h = size / 2
-    draw.rectangle((cx - h, cy - h, cx + h, cy + h), fill=HOUSE, outline=INK)
-    draw.rectangle((cx - h, cy - h, cx + h, cy - h + max(2, size // 4)), fill=HOUSE_ROOF)
+    outline = [
+        (cx - h, cy + h),
+        (cx - h, cy - h * 0.1),
+        (cx, cy - h),
+        (cx + h, cy - h * 0.1),
+        (cx + h, cy + h),
+    ]
+    draw.polygon(outline, fill=HOUSE, outline=WHITE)
+    draw.line((cx - h * 0.55, cy - h * 0.05, cx, cy - h * 0.5, cx + h * 0.55, cy - h * 0.05), fill=HOUSE_ROOF)
 
 
 def hotel(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """A hotel: a red block with a white edge and an H."""
     x0, y0, x1, y1 = box
-    draw.rectangle(box, fill=HOTEL, outline=INK, width=1)
-    roof = max(2, (min(x1 - x0, y1 - y0)) // 4)
-    draw.rectangle((x0, y0, x1, y0 + roof), fill=HOTEL_ROOF)
+    draw.rectangle(box, fill=HOTEL, outline=WHITE, width=1)
+    size = int(min(x1 - x0, y1 - y0) * 0.8)
+    if size >= 7:
+        draw.text(((x0 + x1) / 2, (y0 + y1) / 2 + 1), "H", font=font(size, "heavy"), fill=WHITE, anchor="mm")
+
+
+def train(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: RGB) -> None:
+    """A locomotive seen from the side, facing right (railroad squares)."""
+    s = size / 2
+    draw.rectangle((cx - s, cy - s * 0.35, cx + s * 0.55, cy + s * 0.4), fill=fill)  # boiler
+    draw.rectangle((cx - s, cy - s * 0.8, cx - s * 0.35, cy + s * 0.4), fill=fill)  # cab
+    draw.rectangle((cx + s * 0.2, cy - s * 0.75, cx + s * 0.42, cy - s * 0.35), fill=fill)  # chimney
+    draw.polygon([(cx + s * 0.55, cy + s * 0.1), (cx + s, cy + s * 0.55), (cx + s * 0.55, cy + s * 0.55)], fill=fill)
+    r = s * 0.22
+    for wx in (cx - s * 0.7, cx - s * 0.15, cx + s * 0.35):
+        draw.ellipse((wx - r, cy + s * 0.55 - r, wx + r, cy + s * 0.55 + r), fill=fill)
+
+
+def bulb(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: RGB) -> None:
+    """A light bulb (the electric company)."""
+    s = size / 2
+    r = s * 0.62
+    draw.ellipse((cx - r, cy - s, cx + r, cy - s + 2 * r), fill=fill)
+    draw.polygon(
+        [(cx - r * 0.6, cy - s + 1.6 * r), (cx + r * 0.6, cy - s + 1.6 * r), (cx + s * 0.3, cy + s * 0.55),
+         (cx - s * 0.3, cy + s * 0.55)],
+        fill=fill,
+    )
+    draw.rectangle((cx - s * 0.3, cy + s * 0.62, cx + s * 0.3, cy + s), fill=fill)
+
+
+def drop(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: RGB) -> None:
+    """A drop of water (the water works)."""
+    s = size / 2
+    r = s * 0.62
+    draw.ellipse((cx - r, cy + s - 2 * r, cx + r, cy + s), fill=fill)
+    draw.polygon([(cx, cy - s), (cx + r * 0.95, cy + s - r * 1.3), (cx - r * 0.95, cy + s - r * 1.3)], fill=fill)
+
+
+def cage(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, bars: int = 4) -> None:
+    """A barred window: the jail."""
+    x0, y0, x1, y1 = box
+    draw.rectangle(box, fill=fill, outline=INK, width=2)
+    for k in range(1, bars + 1):
+        x = x0 + k * (x1 - x0) / (bars + 1)
+        draw.line((x, y0, x, y1), fill=INK, width=3)
 
 
 def plane(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, fill: RGB) -> None:

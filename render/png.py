@@ -67,3 +67,14 @@ def to_png(img: Image.Image, pal: Image.Image | None = None, compress_level: int
 
 def encode(img: Image.Image, edition: str, lang: str, kind: str = "board") -> bytes:
     return to_png(img, palette(kind, edition, lang))
+
+
+def preview(png: bytes, width: int) -> bytes:
+    """`png` scaled down to `width` px wide, as Discord shows it in a channel (550 on a desktop, 350 on a
+    phone): to judge a picture at the size it is read."""
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    if width < img.width:
+        img = img.resize((width, round(img.height * width / img.width)), Image.Resampling.LANCZOS)
+    out = io.BytesIO()
+    img.save(out, "PNG", optimize=True)
+    return out.getvalue()

@@ -17,18 +17,25 @@ WHITE = (255, 255, 255)
 MONEY_GREEN = (22, 120, 60)
 MORTGAGE_RED = (200, 30, 40)
 
-# Seat colours: distinct from each other, readable on the cream squares and on the dark panel.
+# Seat colours. The group colours of the editions take every strong hue (red, purple, green, orange, blue, pink,
+# brown, yellow, light blue, magenta), so an owner's colour painted beside a group's band could be mistaken
+# for it. These six were chosen in what is left (dark teal, lime, wine, aqua, lavender, near-black): each is at
+# least MIN_GROUP_DISTANCE (CIEDE2000) from every group colour of every edition and from the cream of a free
+# square, and at least MIN_SEAT_DISTANCE from the others (tests/test_render.py checks both). For colour-blind
+# players the owner's letter is written on every owned square too.
 SEAT_COLOURS: tuple[RGB, ...] = (
-    (229, 57, 53),  # red
-    (30, 110, 230),  # blue
-    (46, 160, 67),  # green
-    (255, 193, 7),  # yellow
-    (156, 72, 196),  # purple
-    (0, 172, 178),  # teal
+    (0, 110, 110),  # dark teal
+    (128, 240, 0),  # lime
+    (100, 0, 45),  # wine
+    (0, 240, 208),  # aqua
+    (168, 120, 255),  # lavender
+    (20, 20, 24),  # near-black
 )
+MIN_GROUP_DISTANCE = 20.0
+MIN_SEAT_DISTANCE = 25.0
 
 AIRLINE_BAND = (70, 84, 104)
-UTILITY_BAND = (140, 148, 160)
+UTILITY_BAND = (150, 140, 120)  # warm grey: far from the lavender seat
 
 
 @dataclass(frozen=True)
@@ -106,7 +113,18 @@ def seat_colour(seat: int) -> RGB:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
-def text_on(colour: RGB) -> RGB:
-    """Black or white, whichever reads better on `colour`."""
+def _luminance(colour: RGB) -> float:
+    """WCAG relative luminance."""
+
+    def linear(c: int) -> float:
+        s = c / 255
+        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+
     r, g, b = colour
-    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 160 else WHITE
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def text_on(colour: RGB) -> RGB:
+    """Dark ink or white, whichever has the higher WCAG contrast on `colour`."""
+    lum = _luminance(colour)
+    return INK if (lum + 0.05) / (_luminance(INK) + 0.05) >= 1.05 / (lum + 0.05) else WHITE

@@ -21,7 +21,7 @@ from render import draw as dr
 from render.fonts import font
 from render.png import to_png
 from render.style import seat_colour, theme
-from render.texts import cash, edition_name, label, language
+from render.texts import cash, edition_name, label, language, seat_letters
 
 Event = dict
 
@@ -101,8 +101,9 @@ def ranking(history: History) -> list[tuple[int, int, int]]:
     return [(k + 1, seat, worth[seat]) for k, seat in enumerate(order)]
 
 
-WIDTH, HEIGHT = 1500, 860
-CHART = (160, 190, 950, 760)  # plot area
+# Discord shows the picture about 550 px wide: every size here is twice what a reader sees.
+WIDTH, HEIGHT = 1100, 660
+CHART = (126, 150, 628, 560)  # plot area
 
 
 def summary(history: History, lang: str = "es") -> bytes:
@@ -117,9 +118,9 @@ def summary_image(history: History, lang: str = "es") -> Image.Image:
     th = theme(ed.id)
     img = Image.new("RGB", (WIDTH, HEIGHT), th.panel)
     d = ImageDraw.Draw(img)
-    d.text((40, 30), label(lang, "summary.title"), font=font(40, "heavy"), fill=th.panel_text)
+    d.text((26, 18), label(lang, "summary.title"), font=font(36, "heavy"), fill=th.panel_text)
     sub = f"{edition_name(ed.id, lang)} · {label(lang, 'summary.turns', turns=history.turns[-1])}"
-    d.text((42, 80), sub, font=font(22, "regular"), fill=th.panel_muted)
+    d.text((28, 62), sub, font=font(20, "regular"), fill=th.panel_muted)
     _chart(img, d, history, lang)
     _side(img, d, history, lang)
     return img
@@ -139,8 +140,8 @@ def _chart(img: Image.Image, d: ImageDraw.ImageDraw, history: History, lang: str
     ed = load(st.edition)
     th = theme(ed.id)
     x0, y0, x1, y1 = CHART
-    d.rounded_rectangle((40, y0 - 64, x1 + 30, y1 + 76), 16, fill=th.panel_row)
-    d.text((64, y0 - 40), label(lang, "summary.net_worth"), font=font(24, "bold"), fill=th.panel_text, anchor="lm")
+    d.rounded_rectangle((20, y0 - 50, x1 + 24, y1 + 80), 16, fill=th.panel_row)
+    d.text((40, y0 - 28), label(lang, "summary.net_worth"), font=font(22, "bold"), fill=th.panel_text, anchor="lm")
     top = max((max(w) for w in history.worth), default=1)
     step = _nice_step(top)
     top = step * math.ceil(top / step) if top > 0 else step
@@ -153,7 +154,7 @@ def _chart(img: Image.Image, d: ImageDraw.ImageDraw, history: History, lang: str
         return y1 - value / top * (y1 - y0)
 
     grid = th.panel_current
-    f = font(17, "regular")
+    f = font(18, "regular")
     for v in range(0, top + 1, step):
         d.line((x0, py(v), x1, py(v)), fill=grid, width=1)
         d.text((x0 - 10, py(v)), cash(ed.id, v), font=f, fill=th.panel_muted, anchor="rm")
@@ -165,10 +166,11 @@ def _chart(img: Image.Image, d: ImageDraw.ImageDraw, history: History, lang: str
     d.text(
         ((x0 + x1) / 2, y1 + 36),
         label(lang, "summary.turn_axis"),
-        font=font(18, "bold"),
+        font=font(19, "bold"),
         fill=th.panel_muted,
         anchor="mt",
     )
+    letters = seat_letters(st)
     # Winners last so that their line is on top.
     order = [seat for _, seat, _ in reversed(ranking(history))]
     for seat in order:
@@ -178,9 +180,9 @@ def _chart(img: Image.Image, d: ImageDraw.ImageDraw, history: History, lang: str
             if worth[seat] == 0 and st.seats[seat].out and len(points) > 1:
                 break
         if len(points) > 1:
-            d.line(points, fill=seat_colour(seat), width=4, joint="curve")
+            d.line(points, fill=seat_colour(seat), width=5, joint="curve")
         end_x, end_y = points[-1]
-        sprite = dr.token(seat_colour(seat), dr.initial(st.seats[seat].name, seat), 30)
+        sprite = dr.token(seat_colour(seat), letters[seat], 32)
         dr.paste_centred(img, sprite, end_x, end_y)
 
 
@@ -193,42 +195,47 @@ def _side(img: Image.Image, d: ImageDraw.ImageDraw, history: History, lang: str)
     ed = load(st.edition)
     th = theme(ed.id)
     nums = numbers(history)
-    x0, x1 = 1020, WIDTH - 40
-    y = 126
+    letters = seat_letters(st)
+    x0, x1 = 672, WIDTH - 22
+    y = 100
     d.text((x0, y), label(lang, "summary.ranking"), font=font(26, "heavy"), fill=th.panel_text)
-    y += 44
+    y += 42
     rows = ranking(history)
-    row_h = min(96, (520 - 10) // max(1, len(rows)))
+    row_h = min(82, 420 // max(1, len(rows)))
     for rank, seat, worth in rows:
         s = st.seats[seat]
         winner = rank == 1 and not s.out
-        d.rounded_rectangle((x0, y, x1, y + row_h - 10), 12, fill=th.panel_current if winner else th.panel_row)
+        h = row_h - 8
+        d.rounded_rectangle((x0, y, x1, y + h), 12, fill=th.panel_current if winner else th.panel_row)
         d.text(
-            (x0 + 22, y + (row_h - 10) / 2),
+            (x0 + 20, y + h / 2),
             str(rank),
-            font=font(30, "heavy"),
+            font=font(28, "heavy"),
             fill=(255, 200, 40) if winner else th.panel_muted,
             anchor="mm",
         )
-        dr.paste_centred(img, dr.token(seat_colour(seat), dr.initial(s.name, seat), 36), x0 + 66, y + 30)
-        name_font = font(24, "bold")
+        dr.paste_centred(img, dr.token(seat_colour(seat), letters[seat], 34), x0 + 60, y + h / 2)
         money = cash(ed.id, worth)
-        d.text((x1 - 14, y + 30), money, font=font(24, "heavy"), fill=th.panel_text, anchor="rm")
-        width = x1 - x0 - 120 - font(24, "heavy").getlength(money)
+        money_font = font(24, "heavy")
+        top_line = y + (h / 2 - 12 if h >= 60 else h / 2)
+        d.text((x1 - 12, top_line), money, font=money_font, fill=th.panel_text, anchor="rm")
+        name_font = font(24, "bold")
+        width = x1 - x0 - 110 - money_font.getlength(money)
         d.text(
-            (x0 + 94, y + 30),
+            (x0 + 86, top_line),
             dr.ellipsize(s.name, name_font, width),
             font=name_font,
             fill=th.panel_muted if s.out else th.panel_text,
             anchor="lm",
         )
-        if row_h >= 80:
-            detail = f"{label(lang, 'summary.rent')} {cash(ed.id, nums.rent[seat])} · " + (
-                label(lang, "summary.out") if s.out else _titles(lang, nums.titles[seat])
-            )
-            d.text((x0 + 94, y + 58), detail, font=font(17, "regular"), fill=th.panel_muted, anchor="lm")
+        if h >= 60:
+            parts = [label(lang, "board.status_computer")] if s.computer else []
+            parts.append(label(lang, "summary.out") if s.out else _titles(lang, nums.titles[seat]))
+            parts.append(f"{label(lang, 'summary.rent')} {cash(ed.id, nums.rent[seat])}")
+            detail = dr.ellipsize(" · ".join(parts), font(18, "regular"), x1 - x0 - 100)
+            d.text((x0 + 86, y + h / 2 + 14), detail, font=font(18, "regular"), fill=th.panel_muted, anchor="lm")
         y += row_h
-    y += 10
+    y += 8
     if nums.biggest is not None:
         payer, payee, amount = nums.biggest
         d.text((x0, y), label(lang, "summary.biggest"), font=font(22, "bold"), fill=th.panel_text)
@@ -241,6 +248,6 @@ def _side(img: Image.Image, d: ImageDraw.ImageDraw, history: History, lang: str)
         )
         payee_name = st.seats[payee].name if payee >= 0 else ""
         line = label(lang, key, payer=st.seats[payer].name, amount=cash(ed.id, amount), payee=payee_name)
-        f, lines, step = dr.fit(line, x1 - x0, HEIGHT - y - 70, (21, 19, 17), "regular")
+        f, lines, step = dr.fit(line, x1 - x0, HEIGHT - y - 40, (20, 19, 18), "regular")
         for k, text in enumerate(lines):
-            d.text((x0, y + 36 + k * step), text, font=f, fill=th.panel_muted)
+            d.text((x0, y + 32 + k * step), text, font=f, fill=th.panel_muted)

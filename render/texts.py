@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine import load
+from engine import State, load
 from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, language_of, money
 from engine.i18n import text as game_text
+from render.fonts import drawable
 
 
 @cache
@@ -44,3 +45,31 @@ def house_word(edition: str, lang: str, count: int = 2) -> str:
     # Editions without their own word (new ones) read like the classic board.
     found = _catalogue(language(lang)).get(key + edition)
     return found or _catalogue(language(lang))[key + "monopolio"]
+
+
+def short_name(edition: str, square: int, lang: str) -> str:
+    """What fits on the square of the board picture: a country code or an abbreviation."""
+    key = f"square_short.{edition}.{load(edition).squares[square].id}"
+    found = game_text(language(lang), key)
+    return found if found != key else square_name(edition, square, lang)
+
+
+def short_cash(edition: str, amount: int) -> str:
+    """A price as printed small on a square: $35k for $35,000, $6.5k for $6,500, $200 as it is."""
+    currency = load(edition).currency
+    if amount >= 1000 and amount % 100 == 0:
+        return f"{currency}{amount / 1000:g}k"
+    return money(amount, currency)
+
+
+def seat_letters(state: State) -> list[str]:
+    """One letter per seat, different for every seat: the first letter of the name, else the next letter of
+    the name not taken, else the seat number. The letter on a token is the one on the seat's titles."""
+    taken: set[str] = set()
+    out: list[str] = []
+    for seat, s in enumerate(state.seats):
+        candidates = [ch.upper() for ch in drawable(s.name) if ch.isalnum()] + [str(seat + 1)]
+        letter = next((c for c in candidates if c not in taken), str(seat + 1))
+        taken.add(letter)
+        out.append(letter)
+    return out

@@ -118,6 +118,8 @@ def test_decks_and_cards(ed):
 def _text_ids(ed):
     ids = [f"edition.{ed.id}.name", f"edition.{ed.id}.description"]
     ids += [f"square.{ed.id}.{sq.id}" for sq in ed.squares]
+    # The board picture writes the short name on the squares of the edges (corners have room for the full one).
+    ids += [f"square_short.{ed.id}.{sq.id}" for sq in ed.squares if sq.index % 10]
     ids += [f"deck.{ed.id}.{d.id}" for d in ed.decks]
     ids += [f"card.{ed.id}.{c.id}" for d in ed.decks for c in d.cards]
     ids += [f"block.{b}" for b in ed.blocks]

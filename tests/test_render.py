@@ -11,13 +11,25 @@ import pytest
 from PIL import Image
 
 from engine import load, new_game, to_json
+from engine.state import Auction, Debt
 from render import board, deed, history_from_log, summary
 from render.__main__ import main as cli
+from render.board import caption
 from render.fonts import drawable
 from render.layout import cells
 from render.sample import final_state, play, simple_choice
-from render.style import seat_colour
+from render.style import (
+    AIRLINE_BAND,
+    CELL,
+    MIN_GROUP_DISTANCE,
+    MIN_SEAT_DISTANCE,
+    SEAT_COLOURS,
+    UTILITY_BAND,
+    block_colour,
+    seat_colour,
+)
 from render.summary import numbers, ranking
+from render.texts import seat_letters
 
 EDITIONS = ("turismundo", "mundial", "monopolio")
 RENDER_DIR = Path(__file__).resolve().parent.parent / "render"
@@ -36,12 +48,14 @@ def game() -> tuple:
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-def test_board_is_wide_light_and_phone_sized(edition: str) -> None:
+def test_board_is_twice_the_desktop_preview_and_light(edition: str) -> None:
     first, steps = play(edition, seed=3, turns=60, choose=simple_choice)
     png = board(final_state(first, steps))
     img = picture(png)
-    assert img.width >= 1200
-    assert img.width > img.height  # Discord's phone app crops square pictures
+    # Discord shows it 550 px wide on a desktop: every detail is drawn twice the size it is read at. Wide
+    # enough that a preview no taller than 350 px still gets the full 550 px width.
+    assert img.width == 1100
+    assert img.width / img.height >= 550 / 350
     assert len(png) < 250_000
 
 
@@ -69,17 +83,79 @@ def test_languages_differ(game: tuple) -> None:
     assert board(st, "en-US") == board(st, "en")  # Discord locales are understood
 
 
-def test_six_tokens_on_one_square_all_show() -> None:
+@pytest.mark.parametrize("square", [11, 0, 30])
+def test_six_tokens_on_one_square_all_show(square: int) -> None:
     st, _ = new_game("turismundo", ["Ana", "Beto", "Carmen", "Diego", "Elena", "Fer"], seed=1)
     for s in st.seats:
-        s.pos = 11
+        s.pos = square
     img = picture(board(st))
-    cell = cells("turismundo")[11]
-    crop = img.crop(cell.box)
+    x, y = cells("turismundo")[square].lane_anchor()
+    crop = img.crop((int(x) - 130, int(y) - 130, int(x) + 130, int(y) + 130))
     colours = {colour for _, colour in crop.getcolors(maxcolors=1 << 16) or []}
     for seat in range(6):
         target = seat_colour(seat)
         assert any(sum(abs(a - b) for a, b in zip(c, target, strict=True)) < 30 for c in colours), seat
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_tokens_never_cover_a_square(edition: str) -> None:
+    """Tokens wait in the lane inside the ring: every square looks the same with or without them, so no
+    token hides a name, a price, a building or a mortgage."""
+    st, _ = new_game(edition, ["Ana", "Beto", "Carmen", "Diego", "Elena", "Fer"], seed=1)
+    ed = load(edition)
+    for i in (1, 3, 6, 9, 12):
+        st.owner[i] = i % 6
+    st.level[1], st.mortgaged[3] = 5, True
+    st.seats[2].jailed = True
+    st.seats[2].pos = ed.rules.jail_square
+    without = picture(board(st))
+    for square in range(40):
+        for seat in (0, 1, 3, 4, 5):
+            st.seats[seat].pos = square
+        with_tokens = picture(board(st))
+        for cell in cells(edition):
+            assert with_tokens.crop(cell.box).tobytes() == without.crop(cell.box).tobytes(), (square, cell)
+
+
+def test_seat_letters_are_unique() -> None:
+    st, _ = new_game("turismundo", ["Ana", "Alberto", "ana", "🎲", "Beto", "Al"], seed=1)
+    letters = seat_letters(st)
+    assert len(set(letters)) == 6
+    assert letters[:2] == ["A", "L"]
+    assert letters[4] == "B"
+
+
+def test_caption_names_the_seat_to_act() -> None:
+    st, _ = new_game("turismundo", ["Ana", "Beto"], seed=1)
+    st.current, st.phase = 1, "end"
+    who, what = caption(st)
+    assert who == "Beto" and "termina" in what
+    st.debts = [Debt(debtor=0, creditor=1, amount=5_000, reason="rent")]
+    assert caption(st)[0] == "Ana"
+    st.debts = []
+    st.auction = Auction(item="title", square=1, active=[0, 1], bid=1_000, bidder=0)
+    assert caption(st, "en") == ("Auction", "Ana, Beto")
+    st.phase, st.auction, st.winner = "over", None, 0
+    assert caption(st, "en")[1] == "Winner: Ana"
+
+
+def test_seat_colours_are_far_from_every_group_colour() -> None:
+    """CIEDE2000 (computed by coloraide): at least MIN_GROUP_DISTANCE from every block colour of every edition,
+    from the airline and utility bands and from a free square's cream; at least MIN_SEAT_DISTANCE apart."""
+    from coloraide import Color
+
+    def colour(rgb: tuple[int, int, int]) -> Color:
+        return Color("srgb", [v / 255 for v in rgb])
+
+    groups = [colour(block_colour(e, b)) for e in EDITIONS for b in load(e).colors]
+    groups += [colour(c) for c in (AIRLINE_BAND, UTILITY_BAND, CELL)]
+    seats = [colour(c) for c in SEAT_COLOURS]
+    assert len(seats) == 6
+    for k, seat in enumerate(seats):
+        nearest = min(seat.delta_e(g, method="2000") for g in groups)
+        assert nearest >= MIN_GROUP_DISTANCE, (SEAT_COLOURS[k], nearest)
+        for other in seats[k + 1 :]:
+            assert seat.delta_e(other, method="2000") >= MIN_SEAT_DISTANCE, (SEAT_COLOURS[k], other)
 
 
 def test_marks_change_the_square() -> None:
@@ -97,7 +173,7 @@ def test_names_the_font_cannot_draw_are_cleaned() -> None:
     assert drawable("Ana 🎲 María") == "Ana María"
     assert drawable("Ñandú ÉÁ") == "Ñandú ÉÁ"
     st, _ = new_game("turismundo", ["🎲🎲", "Un nombre larguísimo que no cabe en ningún panel"], seed=1)
-    assert picture(board(st)).width >= 1200
+    assert picture(board(st)).width == 1100
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -142,7 +218,9 @@ def test_summary_picture(game: tuple) -> None:
 def test_cli_writes_pictures(tmp_path: Path) -> None:
     out = tmp_path / "board.png"
     assert cli(["board", "--edition", "mundial", "--seed", "3", "--turns", "5", "--out", str(out)]) == 0
-    assert picture(out.read_bytes()).width >= 1200
+    assert picture(out.read_bytes()).width == 1100
+    assert cli(["board", "--turns", "5", "--width", "350", "--out", str(out)]) == 0
+    assert picture(out.read_bytes()).width == 350
     out = tmp_path / "deed.png"
     assert cli(["deed", "--edition", "turismundo", "--square", "7", "--out", str(out)]) == 0
     assert picture(out.read_bytes()).width > 0

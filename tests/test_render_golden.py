@@ -144,8 +144,18 @@ def check(name: str, png: bytes) -> None:
 @pytest.mark.parametrize("stage", ["early", "late"])
 def test_board(edition: str, stage: str) -> None:
     lang = "en" if edition == "monopolio" else "es"
-    state = early(edition) if stage == "early" else late(edition)
-    check(f"board-{edition}-{stage}", board(state, lang))
+    if stage == "early":
+        state = early(edition)
+        png = board(state, lang, events=[{"code": "rolled", "seat": state.current, "dice": [3, 4]}])
+    else:
+        # What the bot adds: the last events, a seat whose person is away, the clock of a time-limited game.
+        state = late(edition)
+        events = [
+            {"code": "rolled", "seat": 1, "dice": [6, 6]},
+            {"code": "transfer", "from": 1, "to": 0, "amount": 2_000, "reason": "rent", "square": 24},
+        ]
+        png = board(state, lang, events=events, absent=[4], minutes_left=35)
+    check(f"board-{edition}-{stage}", png)
 
 
 def test_deed_printed() -> None:
@@ -162,6 +172,13 @@ def test_deed_for_sale_keeps_the_group_below_the_miniature_board() -> None:
     st = early("turismundo")
     for_sale = next(i for i in range(40) if st.owner[i] == -1 and load("turismundo").squares[i].kind == "country")
     check("deed-turismundo-for-sale-en", deed("turismundo", for_sale, st, lang="en"))
+
+
+def test_deed_in_an_auction_shows_the_highest_bid() -> None:
+    st = early("turismundo")
+    for_sale = next(i for i in range(40) if st.owner[i] == -1 and load("turismundo").squares[i].kind == "country")
+    st.auction = Auction(item="title", square=for_sale, active=[0, 1, 2, 3], bid=26_000, bidder=2)
+    check("deed-turismundo-auction", deed("turismundo", for_sale, st))
 
 
 def test_deed_estimated_english() -> None:
