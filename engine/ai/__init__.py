@@ -13,7 +13,7 @@ by card or fine) or `long` (stay, rolling for doubles).
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.ai import buying, money, trades
+from engine.ai import buying, hard, money, trades
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS, Style, style_of
 from engine.ai.view import Reserve, Table, start_cash, table
 from engine.legal import legal_actions, refusal
@@ -42,6 +42,8 @@ def plan(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "short
 
 
 def _decide(st: State, t: Table, seat: int, style: Style, jail: str) -> Action | None:
+    if style.hard:
+        return hard.decide(st, t, seat, style, _jail)
     if st.debts:
         if st.debts[0].debtor == seat:
             return money.settle_debt(st, t, seat)

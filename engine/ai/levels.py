@@ -27,6 +27,9 @@ class Style:
     proposes_trades: bool
     envy: float
     trade_margin: float
+    # `dificil` decides by what titles earn on the board (`engine.ai.hard`); the knobs above are then only
+    # what other computer players assume of it when they price an offer for it.
+    hard: bool = False
 
 
 LEVELS: dict[str, Style] = {
@@ -61,6 +64,23 @@ LEVELS: dict[str, Style] = {
         proposes_trades=True,
         envy=0.6,
         trade_margin=0.03,
+    ),
+    # Values titles by their expected return on this board, keeps what the next roll may cost, builds
+    # where it pays, bids against its opponents' gain too, trades only to come out ahead (engine.ai.hard).
+    "dificil": Style(
+        buy_reserve=0.04,
+        watch_rents=True,
+        bid_ceiling=1.1,
+        block_premium=1.5,
+        spoiler_premium=0.6,
+        build_reserve=0.08,
+        max_level=5,
+        unmortgage_reserve=0.3,
+        club_loans=True,
+        proposes_trades=True,
+        envy=0.6,
+        trade_margin=0.03,
+        hard=True,
     ),
 }
 
