@@ -2,10 +2,11 @@
 
     python bench/ai.py [--games 40] [--seed 1] [--levels dificil,normal,facil]
 
-For each edition and level, games of four seats (the level under test in seat order's first seat, `normal`
-in the others) are played to their end; every decision of the seat under test is timed (a call that answers "nothing to do now" is no decision) in CPU time
-(`time.process_time_ns`, so other work on the machine does not distort it). One JSON line per edition and
-level: decisions timed, the median, the 99th percentile and the slowest, in milliseconds.
+For each edition and level, four-seat games (the level under test in one seat, rotating, `normal` in the
+others) are played to their end. Every decision of the seat under test is timed in CPU time
+(`time.process_time_ns`, so other work on the machine does not distort it); a call that answers "nothing
+to do now" is no decision. One JSON line per edition and level: decisions timed, the median, the 99th
+percentile and the slowest, in milliseconds.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ HORIZON = 14.0
 # A block held in part: this share of (held share)² of what the whole block would be worth.
 OPTION = 0.35
 LEVELS = range(HOTEL + 1)
+MIN_OPPONENTS = 3
 
 
 class Returns:
@@ -82,9 +83,10 @@ def returns(t: Table) -> Returns:
 
 
 def opponents_factor(st: State, r: Returns, seat: int) -> float:
-    """Landing rolls of the opponents per round: rolls per turn times the opponents still playing."""
+    """Landing rolls of the opponents per round: rolls per turn times the opponents still playing, counting
+    at least three (games with fewer seats last more rounds, so the horizon stretches in rounds)."""
     others = sum(1 for k, s in enumerate(st.seats) if not s.out and k != seat)
-    return r.rpt * max(others, 1)
+    return r.rpt * max(others, MIN_OPPONENTS)
 
 
 def best_level(r: Returns, block: int, low: int, k: float, cap: int = HOTEL) -> tuple[float, int]:
