@@ -19,6 +19,7 @@ from bot.play import perform, seated
 from bot.replies import refuse, say
 from bot.session import Session
 from engine import Action
+from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 
 log = logging.getLogger("turista.router")
 
@@ -123,7 +124,10 @@ async def _lobby(interaction: discord.Interaction, cid: ids.ComponentId) -> None
     elif cid.verb == "leave":
         await lobby.leave(interaction, cid.game)
     elif cid.verb == "addbot":
-        await lobby.add_computer(interaction, "normal", cid.game)
+        # The button seats a `normal` computer; the level select sends the level it picked.
+        picked = _values(interaction) if cid.arg == "level" else []
+        level = picked[0] if picked and picked[0] in LEVELS else DEFAULT_LEVEL
+        await lobby.add_computer(interaction, level, cid.game)
     elif cid.verb == "dropbot":
         await lobby.drop_computer(interaction, cid.game)
     elif cid.verb == "start":

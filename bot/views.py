@@ -13,6 +13,7 @@ from bot import ui
 from bot.i18n import t
 from bot.store import GameRow, SeatRow, engine_settings
 from engine import Action, State, available, edition_of, legal_actions, load
+from engine.ai.levels import LEVELS as COMPUTER_LEVELS
 from engine.i18n import money, text
 from engine.narrate import account, jail_name, square_name
 from engine.narrate import offer_text as narrate_offer
@@ -106,8 +107,10 @@ def lobby(row: GameRow, lang: str, *, closed: str = "") -> tuple[str, discord.ui
         ui.button(g, 0, "start", t(lang, "button.start"), style=Style.primary, emoji="🎲",
                   disabled=len(row.seats) < 2),
     ]
+    levels = [ui.option(t(lang, f"level.{level}"), level) for level in COMPUTER_LEVELS]
+    items.append(ui.select(g, 0, "addbot", t(lang, "lobby.pick_level"), levels, arg="level", row=1))
     if any(s.computer for s in row.seats):
-        items.append(ui.button(g, 0, "dropbot", t(lang, "button.dropbot"), emoji="➖", row=1))
+        items.append(ui.button(g, 0, "dropbot", t(lang, "button.dropbot"), emoji="➖", row=2))
     return "\n".join(lines), ui.view(*items)
 
 

@@ -6,8 +6,9 @@
 It returns None when the game waits for nothing from that seat: another seat's turn, the seat leads the
 auction, or its own trade offer waits for the partner's answer. The same state always gives the same move:
 the only chance used is a draw keyed on the game's seed and the state's version, so games replay exactly.
-Two levels play differently (`facil`, `normal`, see `engine.ai.levels`); `jail` is `short` (leave at once
-by card or fine) or `long` (stay, rolling for doubles).
+Three levels play differently (`facil`, `normal`, `dificil`, see `engine.ai.levels`; `dificil` is
+`engine.ai.hard`); `jail` is `short` (leave at once by card or fine) or `long` (stay, rolling for doubles),
+and `dificil` picks its own by the stage of the game.
 """
 
 from __future__ import annotations

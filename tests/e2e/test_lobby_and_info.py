@@ -37,6 +37,10 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     await world.click(world.ana, lobby, "dropbot")
     assert "fácil" not in lobby.content and world.custom_id_or_none(lobby, "dropbot") is None
     await world.slash(world.ana, "turista addbot", level="facil")
+    # The lobby's level select seats a computer of the level picked.
+    picker = next(c for c in lobby.custom_ids() if c.endswith(":addbot:level"))
+    await (await world.fake.select(world.ana, lobby, picker, ["dificil"]))
+    assert "difícil" in lobby.content
     await world.slash(world.dora, "turista join")
     await world.slash(world.dora, "turista leave")
     assert "Dora" not in lobby.content

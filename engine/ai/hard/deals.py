@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine import rng
 from engine.actions import Action, Offer, Trade
+from engine.ai.hard.assets import reserve
 from engine.ai.hard.worth import Returns, change, opponents_factor
 from engine.ai.levels import LEVELS, Style
 from engine.ai.trades import PERSON_MARGIN, _Deal, acceptable
@@ -43,16 +44,24 @@ def _cash_to_target(trade: Trade, card: int) -> int:
 def answer(st: State, r: Returns, seat: int, keep: int) -> Action:
     trade = st.trade
     assert trade is not None
+    ok = accepts(st, r, trade, seat, keep) and trade_refusal(st, r.t.ed, trade) is None
+    return Action(kind="accept_trade" if ok else "reject_trade", seat=seat)
+
+
+def accepts(st: State, r: Returns, trade: Trade, seat: int, keep: int) -> bool:
+    """Whether `seat`, the target of `trade`, comes out of it ahead of the proposer (see `answer`)."""
     k = opponents_factor(st, r, seat)
     prop_gain, targ_gain = _title_gains(st, r, trade, k)
     cash = _cash_to_target(trade, r.t.ed.economy.jail_fine)
     mine, theirs = targ_gain + cash, prop_gain - cash
     lead = LEAD * start_cash(st, r.t)
-    ok = mine >= lead and mine - theirs >= -lead and trade_refusal(st, r.t.ed, trade) is None
+    # Ahead of the partner; a fellow `dificil` seat, which prices its offers by the same measure, may come
+    # out a little ahead instead (otherwise two of them could never agree on a price).
+    slack = 2 * lead if _is_hard(st, trade.proposer) else 0.0
+    if mine < lead or mine - theirs < -slack:
+        return False
     # Paying cash must leave the reserve the next roll asks for.
-    if ok and trade.take.cash and st.seats[seat].cash - trade.take.cash < keep:
-        ok = False
-    return Action(kind="accept_trade" if ok else "reject_trade", seat=seat)
+    return not (trade.take.cash and st.seats[seat].cash - trade.take.cash < keep)
 
 
 def may_propose(st: State, seat: int) -> bool:
@@ -74,8 +83,13 @@ def proposal(st: State, r: Returns, seat: int, keep: int) -> Action | None:
         base = Trade(proposer=seat, target=partner, give=Offer(titles=give), take=Offer(titles=take))
         mine_t, theirs_t = _title_gains(st, r, base, k)
         # Cash c from the seat to the partner: mine = mine_t - c, theirs = theirs_t + c.
-        most = min((mine_t - theirs_t - lead) / 2, mine_t - lead)
-        least = _least_accepted(st, base, partner, person)
+        if _is_hard(st, partner):
+            # It accepts up to `2 * lead` behind the proposer (see `answer`); the seat stays ahead.
+            most = min((mine_t - theirs_t) / 2, mine_t - lead)
+            least: float | None = max((mine_t - theirs_t - 2 * lead) / 2, lead - theirs_t)
+        else:
+            most = min((mine_t - theirs_t - lead) / 2, mine_t - lead)
+            least = _least_accepted(st, base, partner, person)
         if least is None:
             continue
         c = int(-((-least) // unit) * unit)  # rounded up to the table's smallest step
@@ -91,7 +105,7 @@ def proposal(st: State, r: Returns, seat: int, keep: int) -> Action | None:
             give=Offer(titles=give, cash=max(c, 0)),
             take=Offer(titles=take, cash=max(-c, 0)),
         )
-        if not _partner_accepts(st, trade, partner, person):
+        if not _partner_accepts(st, r, trade, partner, person):
             continue
         if trade_refusal(st, t.ed, trade) is not None:
             continue
@@ -101,6 +115,11 @@ def proposal(st: State, r: Returns, seat: int, keep: int) -> Action | None:
     if best is None:
         return None
     return Action(kind="propose_trade", seat=seat, trade=best[1])
+
+
+def _is_hard(st: State, seat: int) -> bool:
+    level = st.seats[seat].computer
+    return level in LEVELS and LEVELS[level].hard
 
 
 def _standard(st: State, partner: int, person: bool) -> tuple[Style, float]:
@@ -115,9 +134,6 @@ def _least_accepted(st: State, base: Trade, partner: int, person: bool) -> float
     standard, accepts `base`; None if no cash would do."""
     t = table(st.edition)
     style, margin = _standard(st, partner, person)
-    if style.hard:
-        # Another `dificil` seat: it wants to come out no worse than the proposer, by the same measure.
-        return None
     deal = _Deal(st, t, base)
     if deal.breaks_a_block(partner):
         return None
@@ -132,7 +148,9 @@ def _least_accepted(st: State, base: Trade, partner: int, person: bool) -> float
     return c
 
 
-def _partner_accepts(st: State, trade: Trade, partner: int, person: bool) -> bool:
+def _partner_accepts(st: State, r: Returns, trade: Trade, partner: int, person: bool) -> bool:
+    if _is_hard(st, partner):
+        return accepts(st, r, trade, partner, reserve(st, r, partner))
     style, margin = _standard(st, partner, person)
     t = table(st.edition)
     if not acceptable(st, t, trade, partner, style, margin):
