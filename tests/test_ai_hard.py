@@ -198,3 +198,19 @@ def test_leaves_jail_early_and_stays_once_the_board_is_built() -> None:
 def test_dificil_beats_normal() -> None:
     out = run(Options(edition="turismundo", players=4, games=60, seed=500, levels=(HARD, "normal", "normal", "normal")))
     assert out["win_rate_by_level"][HARD] > 1.3
+
+
+def test_two_dificil_seats_agree_on_a_swap() -> None:
+    """Each lacks one title the other holds: the proposer prices the swap so that the partner accepts."""
+    from engine import apply_inplace
+
+    st = game(players=3)
+    for s in st.seats:
+        s.computer = HARD
+    own(st, 0, 16, 18, 1, 2)
+    own(st, 1, 19, 4, 6)
+    st.phase = "end"
+    action = choose(st, 0, HARD)
+    assert action.kind == "propose_trade" and action.trade.target == 1
+    apply_inplace(st, action)
+    assert choose(st, 1, HARD).kind == "accept_trade"
