@@ -112,7 +112,7 @@ def check_invariants(st: State, total_houses: int, total_hotels: int) -> None:
     edition=hs.sampled_from(EDITIONS),
     players=hs.integers(2, 6),
     seed=hs.integers(0, 2**32),
-    levels=hs.lists(hs.sampled_from(["normal", "facil"]), min_size=6, max_size=6),
+    levels=hs.lists(hs.sampled_from(["normal", "facil", "dificil"]), min_size=6, max_size=6),
     jail=hs.sampled_from(["short", "long"]),
     house_rules=hs.fixed_dictionaries(
         {
