@@ -3,9 +3,9 @@
     python bench/ai.py [--games 40] [--seed 1] [--levels dificil,normal,facil]
 
 For each edition and level, four-seat games (the level under test in one seat, rotating, `normal` in the
-others) are played to their end. Every decision of the seat under test is timed in CPU time
-(`time.process_time_ns`, so other work on the machine does not distort it); a call that answers "nothing
-to do now" is no decision. One JSON line per edition and level: decisions timed, the median, the 99th
+others) are played to their end (or the simulator's turn limit). Every decision of the seat under test is
+timed in CPU time (`time.process_time_ns`, so other work on the machine does not distort it); a call that
+answers "nothing to do now" is no decision. One JSON line per edition and level: decisions timed, the median, the 99th
 percentile and the slowest, in milliseconds.
 """
 
@@ -22,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.ai import choose  # noqa: E402
 from engine.edition import available  # noqa: E402
 from engine.rules import apply_inplace, new_game  # noqa: E402
-from engine.simulate import Driver, seat_levels  # noqa: E402
+from engine.simulate import DEFAULT_MAX_TURNS, Driver, seat_levels  # noqa: E402
+from engine.state import Settings  # noqa: E402
 
 
 def timings(edition: str, level: str, games: int, seed: int) -> list[int]:
@@ -31,7 +32,10 @@ def timings(edition: str, level: str, games: int, seed: int) -> list[int]:
     clock = time.process_time_ns
     for game in range(games):
         levels = seat_levels((level, "normal", "normal", "normal"), 4, game)
-        st, _ = new_game(edition, ["A", "B", "C", "D"], seed=seed + game, computers=levels)
+        st, _ = new_game(
+            edition, ["A", "B", "C", "D"], seed=seed + game, settings=Settings(max_turns=DEFAULT_MAX_TURNS),
+            computers=levels,
+        )  # fmt: skip
         driver = Driver()
         while (action := driver.next_action(st)) is not None:
             for seat, s in enumerate(st.seats):
