@@ -81,6 +81,24 @@ async def serve(bot: TuristaBot, token: str) -> None:
     log.info("stopped")
 
 
+def database_problem(config: Config) -> str:
+    """Why the database cannot serve the bot (one line: what is wrong, what to do), or "" when it can.
+
+    Opening it creates or migrates it and makes one write; reading the open games is what a start does
+    next. Both before connecting to Discord, so a bad file stops the bot with a sentence, not a traceback.
+    """
+    from bot.store import Store, StoreError
+    from bot.store.advice import advice
+    from bot.store.backend import shown
+
+    try:
+        with Store(config.db_path) as store:
+            store.open_games()
+    except StoreError as error:
+        return advice(error, shown(config.db_path))
+    return ""
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
     parser(prog).parse_args(argv)
     config: Config = load_config()
@@ -88,6 +106,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
         sys.stderr.write(NO_TOKEN_GUIDE)
         return 2
     configure_logging(config.log_level)
+    problem = database_problem(config)
+    if problem:
+        sys.stderr.write(problem + "\n")
+        return 1
     from bot.app import build_bot  # discord.py is only imported when there is something to run
 
     asyncio.run(serve(build_bot(config), config.token))

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.store.backend import is_url, shown
 from bot.store.copying import copy_into, split
+from bot.store.advice import advice
 from bot.store.errors import StoreError
 from bot.store.replay import export, verify
 from bot.store.store import Store, default_path
@@ -148,7 +149,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.store") -
         print(f"no database at {missing}", file=sys.stderr)
         return 2
     except StoreError as exc:
-        print(f"{shown(target)}: {exc.code} {exc.params}", file=sys.stderr)
+        print(advice(exc, shown(target)), file=sys.stderr)
         return 2
 
 

@@ -75,6 +75,8 @@ class SqliteBackend:
                 self.db.enable_wal()
                 conn.execute(f"PRAGMA synchronous = {synchronous}")
             self.migrate()
+            if create:
+                self.probe_write()
         except BaseException:
             conn.close()
             raise
@@ -121,6 +123,13 @@ class SqliteBackend:
             if unknown:
                 raise StoreError("db_too_new", migrations=unknown)
             migrations.apply(self.db, stop_before=stop_before)
+
+    def probe_write(self) -> None:
+        """A write that changes nothing, made at every start: a read-only file or folder is refused now,
+        with its reason, rather than at the first move of a game."""
+        with self.write() as tx:
+            version = tx.execute("PRAGMA user_version").fetchone()[0]
+            tx.execute(f"PRAGMA user_version = {int(version)}")
 
     def schema_version(self) -> list[str]:
         with self.read():
