@@ -1,0 +1,93 @@
+"""Player names: visible, one line, inert in Discord text, distinct at a table."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import pytest
+
+from bot.names import MAX_LENGTH, ZWSP, clean, inert, player_name, safe, unique
+
+# What Discord would turn into a pill, a ping, a link or formatting in message text.
+MENTION = re.compile(r"<(@[!&]?|#|/[\w -]+:|t:|a?:\w+:)\d*")
+MASS = re.compile(r"@(everyone|here)", re.IGNORECASE)
+MARKDOWN = re.compile(r"(\*\*?|__?|~~|\|\||`)[^*_~|`]+\1|\[[^\]]+\]\([^)]+\)|https?://|^\s*(#|>|-|\+|\d+\.)\s")
+
+
+def acts_in_discord(name: str) -> bool:
+    return bool(MENTION.search(name) or MASS.search(name) or MARKDOWN.search(name))
+
+
+def shown(name: str) -> str:
+    """What a reader sees: the zero-width breaks draw nothing."""
+    return name.replace(ZWSP, "")
+
+
+@pytest.mark.parametrize("raw", [
+    "<@123456789012345678>", "<@!123456789012345678>", "<@&123456789012345678>", "<#123456789012345678>",
+    "</turista new:123456789012345678>", "<t:1700000000:R>", "<:pepe:123456789012345678>",
+    "<a:dance:123456789012345678>", "@everyone", "@here", "Beto @Everyone", "**Ana**", "__Ana__", "~~Ana~~",
+    "||Ana||", "`Ana`", "[gratis](https://example.com)", "https://example.com", "# Ana", "> Ana", "- Ana",
+    "1. Ana", "Ana *y* Beto",
+])
+def test_nothing_in_a_name_acts_in_discord(raw: str) -> None:
+    assert acts_in_discord(raw)
+    name = safe(raw)
+    assert not acts_in_discord(name), repr(name)
+    assert "\\" not in name  # labels and pictures would show a backslash
+
+
+def test_inert_names_look_like_what_was_typed() -> None:
+    assert shown(safe("<@123>")) == "<@123>"
+    assert shown(safe("@everyone")) == "@everyone"
+    assert safe("el_chido") == "el\u02cdchido"  # a look-alike of "_"
+    assert safe("Ana María") == "Ana María"
+    assert safe("Zoë 🎲") == "Zoë 🎲"
+
+
+@pytest.mark.parametrize("raw", [
+    "\u202eAna", "Ana\u202e olleH", "\u2066Ana\u2069", "\u200fAna\u200e", "A\u200bn\u200da\u2060", "Ana\u00ad",
+    "An\u0000a\u0007", "Ana\nBeto", "Ana\u2028Beto", "Ana\tBeto",
+])
+def test_controls_and_invisible_characters_are_dropped(raw: str) -> None:
+    name = clean(raw)
+    assert all(unicodedata.category(c)[0] != "C" for c in name), repr(name)
+    assert "\n" not in name and "\u2028" not in name
+    assert name.replace(" ", "") in {"Ana", "AnaolleH", "AnaBeto"}
+
+
+@pytest.mark.parametrize("raw", [
+    "", " ", "\u200b\u200b\u200b", "\u3164\u3164", "\u2800", "\u115f\u1160", "\u202e", "\ufe0f\u200d", "\u0301\u0301",
+    "\u00a0\u2003\u3000",
+])
+def test_a_name_with_nothing_visible_falls_back(raw: str) -> None:
+    assert clean(raw) == ""
+    assert player_name([raw, None, "ana_g"], 1234567) == "ana\u02cdg"
+    assert player_name([raw], 1234567) == "#4567"
+
+
+def test_whitespace_is_folded_and_length_bounded() -> None:
+    assert clean("  Ana \u3000\u00a0 María  ") == "Ana María"
+    assert len(clean("x" * 500)) == MAX_LENGTH
+    zalgo = "A" + "\u0301" * 40 + "na"
+    assert sum(unicodedata.combining(c) > 0 for c in clean(zalgo)) <= 2
+    assert unicodedata.normalize("NFKD", clean(zalgo)).replace("\u0301", "") == "Ana"
+
+
+def test_look_alike_names_are_told_apart() -> None:
+    taken = ["Ana", "Beto"]
+    assert unique("Carla", taken) == "Carla"
+    assert unique("Ana", taken) == "Ana (2)"
+    assert unique("ANA", taken) == "ANA (2)"
+    assert unique("\uff21\uff4e\uff41", taken) == "\uff21\uff4e\uff41 (2)"  # fullwidth "Ana"
+    assert unique("Ana", [*taken, "Ana (2)"]) == "Ana (3)"
+    assert unique("Ana (2)", [*taken, "Ana (2)"]) == "Ana (3)"
+    long = "x" * MAX_LENGTH
+    assert unique(long, [long]) == "x" * (MAX_LENGTH - 4) + " (2)"
+    assert unique(safe("@everyone"), [safe("@Everyone")]).endswith(" (2)")
+
+
+def test_inert_keeps_ordinary_names_unchanged() -> None:
+    for name in ("Ana", "Don Ramón", "Doña Florinda", "El Profe", "李小龙", "محمد", "Ana-María", "O'Brien", "Ana (2)"):
+        assert inert(name) == name
