@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot import images, ui, views
+from bot import images, names, ui, views
 from bot.client import bot_of
 from bot.i18n import lang_of, t
 from bot.replies import refuse, say
@@ -27,9 +27,9 @@ COMPUTER_NAMES = ("Lupita", "Don Ramón", "Chabelo", "Doña Florinda", "El Profe
 
 
 def player_name(user: discord.abc.User) -> str:
-    """The name a person plays under: their server nickname, without markdown or line breaks."""
-    name = " ".join(user.display_name.split())[:32] or user.name[:32]
-    return discord.utils.escape_markdown(name)
+    """The name a person plays under: their server nickname (else global name, else username), visible,
+    on one line and inert in Discord text (see `bot.names`)."""
+    return names.player_name([user.display_name, getattr(user, "global_name", None), user.name], user.id)
 
 
 def may_manage(interaction: discord.Interaction, row: GameRow) -> bool:
@@ -138,7 +138,8 @@ async def join(interaction: discord.Interaction, gid: int | None = None) -> None
             await refuse(interaction, "already_seated")
             return
         try:
-            await asyncio.to_thread(bot.store.add_seat, row.id, interaction.user.id, player_name(interaction.user))
+            name = names.unique(player_name(interaction.user), [s.name for s in row.seats])
+            await asyncio.to_thread(bot.store.add_seat, row.id, interaction.user.id, name)
         except StoreError as error:
             await refuse(interaction, error.code if error.code in ("table_full", "already_seated") else "no_lobby")
             return
@@ -187,8 +188,8 @@ async def add_computer(interaction: discord.Interaction, level: str, gid: int | 
         row = await lobby_row(interaction, gid)
         if row is None:
             return
-        taken = {s.name for s in row.seats}
-        name = next((n for n in COMPUTER_NAMES if n not in taken), f"CPU {len(row.seats) + 1}")
+        taken = [s.name for s in row.seats]
+        name = next((n for n in COMPUTER_NAMES if names.unique(n, taken) == n), f"CPU {len(row.seats) + 1}")
         try:
             await asyncio.to_thread(bot.store.add_seat, row.id, None, name, level)
         except StoreError as error:

@@ -19,8 +19,9 @@ ZWSP = "\u200b"
 
 # Characters Unicode files as letters or marks but that draw nothing (blank names are made of them).
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
-# Markdown that works in pairs anywhere in a line: each becomes a look-alike that Discord leaves alone.
-_LOOK_ALIKES = str.maketrans({"*": "\u2217", "_": "\u02cd", "~": "\u223c", "|": "\u01c0", "`": "\u02cb"})
+# Markdown that works in pairs anywhere in a line: each becomes a look-alike that Discord leaves alone and
+# that the bundled fonts draw (‗ ⁎ ⁓ ǀ ‵).
+_LOOK_ALIKES = str.maketrans({"_": "\u2017", "*": "\u204e", "~": "\u2053", "|": "\u01c0", "`": "\u2035"})
 _NEUTRALISE = [
     (re.compile(r"<(?=[@#/:]|t:|a:)"), "<" + ZWSP),  # <@id> <@!id> <@&id> <#id> </cmd:id> <t:…> <:emoji:id>
     (re.compile(r"@(?=everyone|here)", re.IGNORECASE), "@" + ZWSP),

@@ -41,7 +41,7 @@ def test_nothing_in_a_name_acts_in_discord(raw: str) -> None:
 def test_inert_names_look_like_what_was_typed() -> None:
     assert shown(safe("<@123>")) == "<@123>"
     assert shown(safe("@everyone")) == "@everyone"
-    assert safe("el_chido") == "el\u02cdchido"  # a look-alike of "_"
+    assert safe("el_chido") == "el\u2017chido"  # a look-alike of "_" that the pictures' fonts draw
     assert safe("Ana María") == "Ana María"
     assert safe("Zoë 🎲") == "Zoë 🎲"
 
@@ -63,7 +63,7 @@ def test_controls_and_invisible_characters_are_dropped(raw: str) -> None:
 ])
 def test_a_name_with_nothing_visible_falls_back(raw: str) -> None:
     assert clean(raw) == ""
-    assert player_name([raw, None, "ana_g"], 1234567) == "ana\u02cdg"
+    assert player_name([raw, None, "ana_g"], 1234567) == "ana\u2017g"
     assert player_name([raw], 1234567) == "#4567"
 
 
@@ -86,6 +86,16 @@ def test_look_alike_names_are_told_apart() -> None:
     long = "x" * MAX_LENGTH
     assert unique(long, [long]) == "x" * (MAX_LENGTH - 4) + " (2)"
     assert unique(safe("@everyone"), [safe("@Everyone")]).endswith(" (2)")
+
+
+def test_the_pictures_draw_every_character_a_name_is_given() -> None:
+    from render.fonts import FILES, drawable, font
+
+    name = safe("_*~|`x")
+    assert drawable(name) == name
+    for weight in FILES:
+        for char in name:
+            assert font(40, weight).getmask(char).getbbox() is not None, (weight, hex(ord(char)))
 
 
 def test_inert_keeps_ordinary_names_unchanged() -> None:

@@ -20,7 +20,7 @@ async def test_full_game_to_a_winner(world: World) -> None:
     assert world.game(gid).settings["max_turns"] == 30
 
     st = await world.start(gid, world.ana)
-    assert [s.name for s in st.seats] == ["Ana", "Beto @everyone", "Lupita"]
+    assert [s.name for s in st.seats] == ["Ana", "Beto @\u200beveryone", "Lupita"]
     table = world.table()
     assert table is not None and table.attachments and table.attachments[0].filename == "board.png"
     assert table.allowed_mentions is not None and table.allowed_mentions.get("parse") == []

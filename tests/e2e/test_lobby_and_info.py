@@ -27,7 +27,7 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     assert opened.message is not None and "moderna" in opened.content
     lobby = opened.message
     joined = await world.slash(world.beto, "turista join")
-    assert joined.ephemeral and "Beto @everyone" in lobby.content
+    assert joined.ephemeral and "Beto @\u200beveryone" in lobby.content
     again = await world.slash(world.beto, "turista join")
     assert again.ephemeral and "Ya estás" in (again.content or "")
     await world.slash(world.ana, "turista addbot", level="facil")
