@@ -6,7 +6,7 @@ See ``fakediscord/README.md``. The pieces tests use::
 """
 
 from .client_patch import point_discord_py_at, restore_discord_py
-from .faults import Fault
+from .faults import Fault, Hold, Route
 from .logcheck import DiscordErrors, capture_discord_errors
 from .models import (
     ADMINISTRATOR,
@@ -34,6 +34,8 @@ __all__ = [
     "DEFAULT_MEMBER_PERMISSIONS",
     "ErrorRecord",
     "Fault",
+    "Hold",
+    "Route",
     "FakeAttachment",
     "FakeChannel",
     "FakeDiscord",

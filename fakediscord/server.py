@@ -5,11 +5,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from aiohttp import web
 
-from .faults import Fault, Faults
+from .faults import Fault, Faults, Hold, Route
 from .gateway import Gateway, GatewaySession
 from .interactions import InteractionFactory
 from .models import (
@@ -269,9 +269,52 @@ class FakeDiscord:
         (500, 403 with ``code=50013``…) reach the bot as ``HTTPException``. Injected failures are the
         test's own doing, so they are not added to :attr:`errors`; they are listed in ``fake.faults.injected``.
         """
-        fault = Fault(method, path_contains, status, code, message, retry_after, times)
+        route = Route(method, path_contains, substring=True)
+        return self._add_fault(Fault(route, status, code, message, retry_after, times))
+
+    def fail(
+        self,
+        method: str,
+        route: str,
+        *,
+        status: int,
+        code: int = 0,
+        reason: str = "",
+        retry_after: float = 0.05,
+        times: int | None = 1,
+        **pinned: int | str,
+    ) -> Fault:
+        """Answer requests to ``route`` (Discord's notation, e.g. ``"/channels/{channel}/messages/{message}"``)
+        with ``status`` (and Discord's error ``code`` and ``reason``): the next ``times`` of them, or every
+        one until ``fault.clear()`` with ``times=None``. Keyword arguments pin placeholders
+        (``channel=channel.id, message=message.id``). See :meth:`fail_next` for the rest."""
+        return self._add_fault(Fault(Route(method, route, pinned), status, code, reason, retry_after, times))
+
+    def _add_fault(self, fault: Fault) -> Fault:
         self.faults.pending.append(fault)
         return fault
+
+    def hold(
+        self,
+        method: str,
+        route: str,
+        *,
+        when: Literal["before", "after"] = "before",
+        delay: float | None = None,
+        times: int | None = None,
+        **pinned: int | str,
+    ) -> Hold:
+        """Keep requests to ``route`` waiting until ``hold.release()`` (or ``delay`` seconds each).
+
+        ``when="after"`` applies each request first and holds only its answer: the message exists on the
+        fake, the bot has not heard back. ``await hold.reached(n)`` waits until n requests are held."""
+        hold = Hold(Route(method, route, pinned), when=when, delay=delay, times=times)
+        self.faults.holds.append(hold)
+        return hold
+
+    def clear_faults(self) -> None:
+        """Drop every failure rule and release every held request."""
+        self.faults.clear()
 
     async def launch(
         self,
@@ -370,6 +413,21 @@ class FakeDiscord:
         ``FakeUser``/``FakeRole``/``FakeChannel`` objects for entity selects."""
         data = self.interactions.component_data(message, custom_id, list(values))
         return await self._send(self.interactions.create(COMPONENT, user, message.channel, data, message))
+
+    async def forge(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        *,
+        kind: Literal["component", "modal"] = "component",
+        message: FakeMessage | None = None,
+    ) -> Reply:
+        """Send an interaction with exactly this ``data``, unchecked: what a modified client could send
+        (a custom_id no message carries, an empty ``values`` list, a 5,000-digit id…). ``message`` is the
+        message it claims to come from."""
+        itype = COMPONENT if kind == "component" else MODAL_SUBMIT
+        return await self._send(self.interactions.create(itype, user, channel, data, message))
 
     async def submit_modal(self, user: FakeUser, channel: FakeChannel, custom_id: str, values: dict[str, Any]) -> Reply:
         """Submit modal ``custom_id`` with ``{input_custom_id: value}`` (a list of values for selects).
