@@ -92,10 +92,10 @@ def database_problem(config: Config) -> str:
     from bot.store.backend import shown
 
     try:
-        with Store(config.db_path) as store:
+        with Store(config.db) as store:
             store.open_games()
     except StoreError as error:
-        return advice(error, shown(config.db_path))
+        return advice(error, shown(config.db))
     return ""
 
 

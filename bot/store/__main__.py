@@ -9,9 +9,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
+from bot.store.advice import advice
 from bot.store.backend import is_url, shown
 from bot.store.copying import copy_into, split
-from bot.store.advice import advice
 from bot.store.errors import StoreError
 from bot.store.replay import export, verify
 from bot.store.store import Store, default_path

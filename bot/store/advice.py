@@ -23,12 +23,21 @@ _ADVICE = {
              "damaged), then start the bot again.",
 }
 
+_SERVER_ADVICE = {
+    "db_unavailable": "the database server cannot be reached. Check the URL in TURISTA_DB, that the server runs "
+                      "and accepts this user's password, then start the bot again.",
+    "db_readonly": "the database server refuses writes. Give the bot's user write access to the database (or "
+                   "point TURISTA_DB at the primary server), then start the bot again.",
+}
+
 
 def advice(error: StoreError, path: str | os.PathLike[str]) -> str:
     """One line for the console: the file, what is wrong, what to do, and SQLite's own words."""
     params = dict(error.params)
     migrations = ", ".join(str(m) for m in params.get("migrations", []) or [])
-    text = _ADVICE.get(error.code)
+    server = "://" in os.fspath(path)
+    text = _SERVER_ADVICE.get(error.code) if server else None
+    text = text or _ADVICE.get(error.code)
     if text is None:
         text = f"the database could not be used ({error.code})."
     line = f"{os.fspath(path)}: {text.format(migrations=migrations)}"
