@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -36,8 +38,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     dump = command("export", "print a game's log as JSON lines")
     dump.add_argument("game_id", type=int, metavar="GAME_ID")
     copy = command("backup", "copy the live database, consistently, to DEST (a SQLite file, or an empty "
-                             "postgresql:// database)")
+                             "postgresql:// database); a folder (ending in /) gets a new "
+                             "turista-YYYYMMDD-HHMMSS.db each time")
     copy.add_argument("dest", metavar="DEST")
+    copy.add_argument("--keep", type=int, default=0, metavar="N",
+                      help="with a folder: keep only the newest N backups in it")
     back = command("restore", "replace every game with those of BACKUP (stop the bot first); the database as it "
                               f"was is kept beside it, as DB.before-restore (PostgreSQL: {BEFORE_RESTORE})")
     back.add_argument("backup", metavar="BACKUP")
@@ -82,6 +87,29 @@ def _empty(target: str) -> Iterator[Store]:
         if store.game_ids():
             raise StoreError("db_not_empty", location=store.location)
         yield store
+
+
+BACKUP_GLOB = "turista-*.db"
+
+
+def _backup(store: Store, dest: str, keep: int) -> int:
+    """A copy to DEST, or a new dated file in the folder DEST, keeping the newest `keep` there."""
+    folder = None
+    if not is_url(dest) and (dest.endswith(("/", os.sep)) or Path(dest).is_dir()):
+        folder = Path(dest)
+    if keep and folder is None:
+        print("--keep needs a folder as DEST (end it with /)", file=sys.stderr)
+        return 2
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        dest = str(folder / time.strftime("turista-%Y%m%d-%H%M%S.db", time.gmtime()))
+    store.backup(dest)
+    print(f"{store.location} -> {shown(dest)}")
+    if folder is not None and keep > 0:
+        for old in sorted(folder.glob(BACKUP_GLOB))[:-keep]:
+            old.unlink()
+            print(f"removed the older backup {old}")
+    return 0
 
 
 def _restore(target: str, backup: str) -> int:
@@ -140,9 +168,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.store") -
             if args.command == "verify":
                 return _verify(store, args.game_ids)
             if args.command == "backup":
-                store.backup(args.dest)
-                print(f"{store.location} -> {shown(args.dest)}")
-                return 0
+                return _backup(store, args.dest, args.keep)
             export(store, args.game_id, sys.stdout)
             return 0
     except FileNotFoundError as missing:
