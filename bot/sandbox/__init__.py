@@ -24,6 +24,8 @@ def parse_args(argv: Sequence[str] | None, prog: str = "python -m bot sandbox") 
     parser.add_argument("--edition", default="turismundo", help=f"edition of /turista new: {', '.join(available())}")
     parser.add_argument("--seed", type=int, default=None, help="seed of every new game, to replay a session")
     parser.add_argument("--script", type=Path, default=None, help="read the inputs from this file")
+    parser.add_argument("--record", type=Path, default=None,
+                        help="write what you type (form answers too) to this file, to replay it with --script")
     parser.add_argument("--out", type=Path, default=Path("sandbox-out"), help="folder for pictures and the db")
     parser.add_argument("--lang", choices=("es", "en"), default="es", help="the players' Discord language")
     parser.add_argument("--pace", type=float, default=0.3, help="seconds a computer seat waits before moving")
@@ -37,6 +39,8 @@ def parse_args(argv: Sequence[str] | None, prog: str = "python -m bot sandbox") 
         parser.error(f"unknown edition {args.edition!r}")
     if args.script is not None and not args.script.is_file():
         parser.error(f"no such script: {args.script}")
+    if args.script is not None and args.record is not None:
+        parser.error("--record writes what you type: it does not go with --script")
     if args.pace < 0:
         parser.error("--pace cannot be negative")
     return args

@@ -1,7 +1,14 @@
-"""What a sandbox line means: a slash command, a button press, a select, a switch of seat, or a sandbox verb."""
+"""What a sandbox line means: a slash command, a button press, a choice in a list, a switch of seat, or one
+of the sandbox's own verbs.
+
+A line that is not a command or a verb presses the button with that label, so every label on screen
+("Salir", the Leave button, included) can be typed as it is. Quitting is `/quit` (or Ctrl+D), which no
+button can be mistaken for.
+"""
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, field
 
@@ -14,12 +21,12 @@ class Slash:
 
 @dataclass(frozen=True)
 class Press:
-    target: str  # a number shown next to a button, or (the start of) its label
+    target: str  # a button's number (12.3) or (the start of) its label
 
 
 @dataclass(frozen=True)
 class Choose:
-    target: str  # the number or placeholder of a select
+    target: str  # the number or placeholder of a list
     values: list[str]  # option labels or values
 
 
@@ -34,18 +41,38 @@ class Verb:
     arg: str = ""
 
 
+class BadLine(ValueError):
+    """A line the sandbox cannot read (unclosed quotes); `code` is its sandbox.* text."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 Input = Slash | Press | Choose | Switch | Verb | None
 
-VERBS = {"help", "ayuda", "look", "ver", "wait", "espera", "quit", "exit", "salir"}
+QUIT = "/quit"
+# Verbs take exactly this shape; any other line starting with the same word is a button label.
+VERBS = {
+    "help": "help", "ayuda": "help",
+    "look": "look", "ver": "look",
+    "wait": "wait", "espera": "wait",
+}
+SECONDS = re.compile(r"^\d+(\.\d+)?$")
 
 
 def parse(line: str) -> Input:
-    """The meaning of one line; None for blank lines and # comments. Raises ValueError on bad quoting."""
+    """The meaning of one line; None for blank lines and # comments. Raises BadLine on unclosed quotes."""
     line = line.strip()
     if not line or line.startswith("#"):
         return None
+    if line.casefold() == QUIT:
+        return Verb("quit")
     if line.startswith("/"):
-        words = shlex.split(line[1:])
+        try:
+            words = shlex.split(line[1:])
+        except ValueError:
+            raise BadLine("bad_quotes") from None
         named = {}
         positional = []
         for w in words:
@@ -56,14 +83,17 @@ def parse(line: str) -> Input:
                 positional.append(w)
         return Slash(positional, named)
     head, _, rest = line.partition(" ")
-    head_l = head.lower()
-    if head_l in ("as", "como"):
-        return Switch(rest.strip())
-    if head_l in ("press", "click", "pulsa", "boton", "botón"):
-        return Press(rest.strip())
-    if head_l in ("select", "choose", "elige"):
-        target, _, values = rest.strip().partition(" ")
+    head_l, rest = head.casefold(), rest.strip()
+    if head_l in ("as", "como") and rest:
+        return Switch(rest)
+    if head_l in ("press", "click", "pulsa", "boton", "botón") and rest:
+        return Press(rest)
+    if head_l in ("select", "choose", "elige") and rest:
+        target, _, values = rest.partition(" ")
         return Choose(target, [v.strip() for v in values.split(",") if v.strip()])
-    if head_l in VERBS:
-        return Verb(head_l, rest.strip())
+    verb = VERBS.get(head_l)
+    if verb == "wait" and (not rest or SECONDS.match(rest)):
+        return Verb(verb, rest)
+    if verb is not None and not rest:
+        return Verb(verb)
     return Press(line)
