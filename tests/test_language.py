@@ -68,6 +68,24 @@ def samples(lang: str) -> dict[str, list[object]]:
         "dice": ["3 + 4"],
         "value": [1, 4, "$1,500"],
         "bidder": ["Ana"],
+        # The sandbox's own lines (sandbox.*): buttons, commands and options as the terminal shows them.
+        "label": ["Tirar dados", "Otra cantidad…"],
+        "number": ["12.3"],
+        "command": ["turista nueva", "pujar"],
+        "option": ["cantidad"],
+        "options": ["cantidad, nivel"],
+        "choices": ["fácil, normal"],
+        "words": ["ahora"],
+        "field": ["Cantidad"],
+        "title": ["Tu puja"],
+        "limit": [1, 1000],
+        "min": [1, 0],
+        "names": ["Ana, Beto"],
+        "channel": ["turista"],
+        "out": ["sandbox-out"],
+        "log": ["sandbox-out/bot.log"],
+        "path": ["session.txt"],
+        "detail": ["limit POST /callback content too long"],
     }
     for name in PEOPLE:
         values.setdefault(name, ["Ana", "🤖 Lupita", "<@123>"])
