@@ -77,7 +77,7 @@ as Ana
 3
 /bid abc
 /pujar cantidad:12x
-/turista addbot dificil
+/turista addbot experto
 /roll now
 /mortgage
 /tirar
@@ -110,7 +110,7 @@ def test_the_sandbox_has_no_traps(tmp_path: Path) -> None:
     # Malformed options answer as Discord's client would, never with Python's words.
     assert "? La opción «cantidad» es un número entero: «abc» no lo es." in lines
     assert "? La opción «cantidad» es un número entero: «12x» no lo es." in lines
-    assert "? La opción «nivel» no admite «dificil»; elige: fácil, normal." in lines
+    assert any(line.startswith("? La opción «nivel» no admite «experto»; elige: fácil, normal") for line in lines)
     assert "? El comando /tirar no lleva nada más: sobra «now»." in lines
     assert "? Falta la opción «titulo» de /hipotecar." in lines
     assert "Ana tira" in printed and "invalid literal" not in printed and "Traceback" not in printed
