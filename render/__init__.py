@@ -21,7 +21,7 @@ Every function is pure (it only reads what it is given) and thread-safe, so the 
 loop. Imports `engine` only.
 """
 
-from render.board import Table, board, board_image, caption, prepare
+from render.board import Table, board, board_image, caption, prepare, warm_up
 from render.deed import deed, deed_image
 from render.png import preview
 from render.summary import History, history_from_log, summary, summary_image
@@ -39,4 +39,5 @@ __all__ = [
     "preview",
     "summary",
     "summary_image",
+    "warm_up",
 ]

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import io
 import re
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from engine import load, new_game, to_json
+from engine import apply_inplace, clone, load, new_game, to_json
 from engine.state import Auction, Debt
 from render import board, deed, history_from_log, summary
 from render.__main__ import main as cli
-from render.board import caption
+from render.board import Table, board_image, caption, clear_caches
 from render.fonts import drawable
 from render.layout import cells
+from render.png import palette
 from render.sample import final_state, play, simple_choice
 from render.style import (
     AIRLINE_BAND,
@@ -230,3 +232,47 @@ def test_render_imports_the_engine_only() -> None:
     for path in RENDER_DIR.glob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert not re.search(r"^\s*(from|import)\s+(discord|bot)\b", source, re.M), path.name
+
+
+def _pixels(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    assert img.mode == "P"
+    return img.convert("RGB")
+
+
+def test_board_from_cached_pieces_equals_the_board_from_scratch() -> None:
+    """`board` puts the picture together from pieces and compressed rows kept from earlier boards; drawing the
+    same state from scratch in full colour and mapping it to the palette gives the same pixels, for every
+    state of a game played in order (so pieces and rows are reused from one action to the next), after the
+    caches are emptied too."""
+    first, steps = play("turismundo", seed=8, turns=40, choose=simple_choice)
+    st = clone(first)
+    checked = 0
+    for k, (action, events) in enumerate(steps):
+        apply_inplace(st, action)
+        if k % 3:
+            continue
+        absent = [k % 4] if k % 2 else []
+        png = board(st, "es", events=events, absent=absent, minutes_left=60 - k // 10)
+        scratch = board_image(st, "es", Table(tuple(events), frozenset(absent), 60 - k // 10))
+        expected = scratch.quantize(palette=palette("board", "turismundo", "es"), dither=Image.Dither.NONE)
+        assert _pixels(png).tobytes() == expected.convert("RGB").tobytes(), k
+        checked += 1
+    assert checked > 30
+    again = board(st, "es")
+    clear_caches()
+    assert board(st, "es") == again
+
+
+def test_the_png_is_a_valid_palette_png() -> None:
+    st, _ = new_game("mundial", ["Ana", "Beto"], seed=1)
+    png = board(st, "en")
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    assert (img.mode, img.size) == ("P", (1100, 688))
+    # The zlib stream put together from bands is whole: its Adler-32 (combined from the bands') is right.
+    start = png.index(b"IDAT") + 4
+    length = int.from_bytes(png[start - 8 : start - 4], "big")
+    rows = zlib.decompress(png[start : start + length])
+    assert len(rows) == 688 * 1101
+    assert rows[::1101] == bytes(688)  # every scanline unfiltered

@@ -1,0 +1,277 @@
+"""What changes inside the ring: the tokens in their lane and the centre (last roll, auction, news, bank and
+clock). Each piece is described by a small hashable view (everything its pixels depend on, with where it
+stands), built from the state once, then drawn from the view alone: the same view always draws the same
+pixels, which is what lets `render.board` reuse pictures and compressed rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+from PIL import Image, ImageDraw
+
+from engine import State
+from engine.edition import Edition
+from engine.narrate import describe
+from render import draw as dr
+from render.flags import flag, has_flag
+from render.fonts import font
+from render.layout import CENTRE_BOX, RING_INNER, cells
+from render.style import INK, RGB, WHITE, seat_colour
+from render.texts import cash, label, square_name
+
+TOKEN = 32  # token diameter in the lane (16 px on a desktop channel, 10 on a phone)
+HALO = (255, 222, 60)  # the ring around the tokens of the seats the game waits for
+HALO_RADIUS = TOKEN // 2 + 7  # a token with its halo and shadow
+DIE = 46
+NEWS_BOX = (24, 24, 24)
+NEWS_SIZE, NEWS_STEP = 19, 23
+
+
+class TokenView(NamedTuple):
+    seat: int
+    letter: str
+    x: int
+    y: int
+    glowing: bool
+    jailed: bool
+
+    def rows(self) -> tuple[int, int]:
+        return self.y - HALO_RADIUS - 3, self.y + HALO_RADIUS + 3
+
+
+class DiceView(NamedTuple):
+    values: tuple[int, int]
+    y: int
+
+    def rows(self) -> tuple[int, int]:
+        return self.y - 4, self.y + DIE + 8
+
+
+class AuctionView(NamedTuple):
+    flag_id: str  # "" for none
+    title: str
+    bidder: int  # -1: no bid yet
+    letter: str
+    bid: str  # the bid line, or "no bids yet"
+    y: int
+
+    HEIGHT = 74
+
+    def rows(self) -> tuple[int, int]:
+        return self.y - 2, self.y + self.HEIGHT + 2
+
+
+class NewsView(NamedTuple):
+    lines: tuple[str, ...]  # already wrapped
+    y: int
+
+    def rows(self) -> tuple[int, int]:
+        return self.y - 2, self.y + len(self.lines) * NEWS_STEP + 16
+
+
+class BankView(NamedTuple):
+    parts: tuple[tuple[str, str], ...]  # ("house" | "hotel" | "text", text)
+    y: int
+
+    def rows(self) -> tuple[int, int]:
+        return self.y - 20, self.y + 20
+
+
+CentrePiece = DiceView | AuctionView | NewsView | BankView
+
+
+def waiting_for(state: State) -> list[int]:
+    """The seats the game waits for now: the debtor, the bidders, the target of an offer, or the seat whose
+    turn it is."""
+    if state.phase == "over":
+        return []
+    if state.trade is not None and not state.debts:
+        return [state.trade.target]
+    return state.seat_to_act()
+
+
+# -- views --------------------------------------------------------------------------------------------------
+def token_views(state: State, ed: Edition, letters: list[str]) -> tuple[TokenView, ...]:
+    """Every token in play, where it stands, in drawing order (the seats the game waits for on top)."""
+    grid = cells(ed.id)
+    jail = ed.rules.jail_square
+    by_square: dict[int, list[int]] = {}
+    for seat in state.order:
+        s = state.seats[seat]
+        if not s.out:
+            by_square.setdefault(s.pos, []).append(seat)
+    glowing = set(waiting_for(state))
+    placed: list[tuple[int, float, float]] = []
+    for pos, seats in by_square.items():
+        cell = grid[pos]
+        ix, iy = cell.inward
+        ax, ay = cell.lane_anchor()
+        if cell.side == "corner":
+            # Into the board along the diagonal, clear of the lanes of the squares beside the corner.
+            step = TOKEN * 0.62
+            for k, seat in enumerate(seats):
+                placed.append((seat, ax + ix * k * step, ay + iy * k * step))
+            continue
+        px, py = -iy, ix  # along the edge
+        step = TOKEN - 4
+        for k, seat in enumerate(seats):
+            row, col = divmod(k, 2)
+            in_row = min(2, len(seats) - row * 2)
+            along = (col - (in_row - 1) / 2) * step
+            placed.append((seat, ax + ix * row * (step + 2) + px * along, ay + iy * row * (step + 2) + py * along))
+    # Beside a corner the spread along the edge would reach the next row of squares: keep every token (and its
+    # halo) inside the ring.
+    lo, hi = RING_INNER[0] + HALO_RADIUS, RING_INNER[2] - HALO_RADIUS
+    placed.sort(key=lambda p: p[0] in glowing)
+    return tuple(
+        TokenView(
+            seat,
+            letters[seat],
+            int(min(hi, max(lo, x))),
+            int(min(hi, max(lo, y))),
+            seat in glowing,
+            state.seats[seat].jailed and state.seats[seat].pos == jail,
+        )
+        for seat, x, y in placed
+    )
+
+
+def centre_views(
+    state: State, ed: Edition, lang: str, letters: list[str], events: Sequence[dict], minutes_left: int | None
+) -> tuple[CentrePiece, ...]:
+    x0, y0, x1, y1 = CENTRE_BOX
+    pieces: list[CentrePiece] = []
+    y = y0 + 96
+    if len(state.dice) == 2 and all(1 <= v <= 6 for v in state.dice):
+        pieces.append(DiceView((state.dice[0], state.dice[1]), y))
+        y += DIE + 14
+    else:
+        y += 8
+    au = state.auction
+    if au is not None:
+        sq = ed.squares[au.square]
+        title = label(lang, "board.auction_title", square=square_name(ed.id, au.square, lang))
+        if au.bidder >= 0:
+            bid = label(lang, "board.auction_bid", amount=cash(ed.id, au.bid), bidder=state.seats[au.bidder].name)
+            letter = letters[au.bidder]
+        else:
+            bid, letter = label(lang, "board.auction_no_bid"), ""
+        flag_id = sq.id if au.item == "title" and has_flag(sq.id) else ""
+        pieces.append(AuctionView(flag_id, title, au.bidder, letter, bid, y))
+        y += AuctionView.HEIGHT + 10
+    news = [line for line in (describe(e, state, lang) for e in events) if line][-2:]
+    if news:
+        lines = tuple(wrapped for line in news for wrapped in _wrap_news(line, x1 - x0 - 60 - 24))
+        pieces.append(NewsView(lines, y))
+    parts: list[tuple[str, str]] = [("house", str(state.bank_houses)), ("hotel", str(state.bank_hotels))]
+    if state.pot:
+        parts.append(("text", label(lang, "board.pot", amount=cash(ed.id, state.pot))))
+    if minutes_left is not None:
+        parts.append(("text", label(lang, "board.minutes_left", minutes=max(0, minutes_left))))
+    pieces.append(BankView(tuple(parts), y1 - 20))
+    return tuple(pieces)
+
+
+@lru_cache(maxsize=1024)
+def _wrap_news(line: str, width: int) -> tuple[str, ...]:
+    """A sentence in at most two lines of the news box."""
+    f = font(NEWS_SIZE, "regular")
+    parts = dr.wrap(line, f, width) or [line]
+    if len(parts) > 2:
+        parts = [parts[0], dr.ellipsize(" ".join(parts[1:]), f, width)]
+    return tuple(parts)
+
+
+# -- drawing (ox, oy: where the picture drawn on starts on the board) -------------------------------------
+def draw_piece(img: Image.Image, piece: CentrePiece, ox: int, oy: int) -> None:
+    x0, _, x1, _ = CENTRE_BOX
+    cx = (x0 + x1) / 2 - ox
+    if isinstance(piece, DiceView):
+        for k, value in enumerate(piece.values):
+            dr.paste_centred(img, dr.die(value, DIE), cx + (k - 0.5) * (DIE + 14), piece.y - oy + DIE / 2)
+    elif isinstance(piece, AuctionView):
+        _auction_box(img, piece, x0 + 40 - ox, piece.y - oy, x1 - 40 - ox)
+    elif isinstance(piece, NewsView):
+        _news_box(img, piece.lines, x0 + 30 - ox, piece.y - oy, x1 - 30 - ox)
+    else:
+        _bank_line(img, piece.parts, cx, piece.y - oy)
+
+
+def draw_token(img: Image.Image, t: TokenView, ox: int, oy: int) -> None:
+    dr.paste_centred(img, token_sprite(t.seat, t.letter, TOKEN, t.glowing, t.jailed), t.x - ox, t.y - oy)
+
+
+@lru_cache(maxsize=128)
+def token_sprite(seat: int, letter: str, size: int, glowing: bool, jailed: bool) -> Image.Image:
+    """A seat's token; glowing when the game waits for it, behind bars in jail (cached, never modified)."""
+    sprite = dr.token(seat_colour(seat), letter, size, HALO if glowing else None)
+    if not jailed:
+        return sprite
+    barred = sprite.copy()
+    d = ImageDraw.Draw(barred)
+    w, h = barred.size
+    for k in (-1, 0, 1):
+        # Light bars edged in ink: seen on a dark token as on a light one.
+        x = w / 2 + k * size * 0.3
+        d.line((x, h * 0.1, x, h * 0.9), fill=(*INK, 255), width=5)
+        d.line((x, h * 0.1 + 1, x, h * 0.9 - 1), fill=(225, 228, 235, 255), width=2)
+    return barred
+
+
+def _news_box(img: Image.Image, lines: tuple[str, ...], x0: float, y: float, x1: float) -> None:
+    h = len(lines) * NEWS_STEP + 14
+    _translucent_box(img, (x0, y, x1, y + h), NEWS_BOX, 150, 10)
+    for k, line in enumerate(lines):
+        dr.text(img, (x0 + 12, y + 8 + k * NEWS_STEP), line, NEWS_SIZE, "regular", WHITE)
+
+
+def _translucent_box(img: Image.Image, box: tuple[float, float, float, float], colour: RGB, alpha: int, r: int) -> None:
+    x0, y0, x1, y1 = (int(v) for v in box)
+    mask = _rounded_mask(x1 - x0, y1 - y0, r, alpha)
+    img.paste(colour, (x0, y0), mask)
+
+
+@lru_cache(maxsize=64)
+def _rounded_mask(w: int, h: int, r: int, alpha: int) -> Image.Image:
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), r, fill=alpha)
+    return mask
+
+
+def _auction_box(img: Image.Image, v: AuctionView, x0: float, y: float, x1: float) -> None:
+    """The title under the hammer, the highest bid and who made it."""
+    d = ImageDraw.Draw(img)
+    h = AuctionView.HEIGHT
+    d.rounded_rectangle((x0, y, x1, y + h), 10, fill=WHITE, outline=INK, width=2)
+    x = x0 + 12
+    if v.flag_id:
+        img.paste(flag(v.flag_id, 36, 24), (int(x), int(y + 10)))
+        x += 44
+    dr.text(img, (x, y + 22), dr.ellipsize(v.title, font(20, "bold"), x1 - x - 10), 20, "bold", INK, "lm")
+    if v.bidder >= 0:
+        dr.paste_centred(img, token_sprite(v.bidder, v.letter, 26, False, False), x0 + 28, y + 52)
+        dr.text(img, (x0 + 48, y + 53), dr.ellipsize(v.bid, font(19, "regular"), x1 - x0 - 58), 19, "regular", INK,
+                "lm")
+    else:
+        dr.text(img, (x0 + 12, y + 53), v.bid, 19, "regular", INK, "lm")
+
+
+def _bank_line(img: Image.Image, parts: tuple[tuple[str, str], ...], cx: float, y: float) -> None:
+    """The bank's buildings left (a house and a hotel with their counts), the pot, the clock of the game."""
+    d = ImageDraw.Draw(img)
+    f = font(20, "bold")
+    widths = [(24 if kind != "text" else 0) + f.getlength(text) for kind, text in parts]
+    gap = 22
+    total = sum(widths) + gap * (len(parts) - 1)
+    x = cx - total / 2
+    _translucent_box(img, (x - 14, y - 18, x + total + 14, y + 18), NEWS_BOX, 150, 12)
+    for (kind, text), w in zip(parts, widths, strict=True):
+        if kind == "house":
+            dr.house(d, x + 9, y, 16)
+        elif kind == "hotel":
+            dr.hotel(d, (x, y - 8, x + 18, y + 8))
+        dr.text(img, (x + (24 if kind != "text" else 0), y), text, 20, "bold", WHITE, "lm")
+        x += w + gap
+
