@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 import discord
 from discord import app_commands
 
+from bot import images
 from bot.config import Config
 from bot.i18n import CatalogueTranslator, lang_of
 from bot.replies import say
@@ -64,6 +65,8 @@ class TuristaBot(discord.Client):
 
     async def setup_hook(self) -> None:
         self.store = await asyncio.to_thread(Store, self.config.db)
+        # The picture workers start (and warm up, at a lower priority) while the commands sync.
+        images.start(self.config.render_workers)
         await self.tree.set_translator(CatalogueTranslator())
         for command in self.commands:
             self.tree.add_command(command)
@@ -120,6 +123,7 @@ class TuristaBot(discord.Client):
         if self.status_reports is not None:
             self.status_reports.cancel()
         await self.sessions.close()
+        images.shutdown()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

@@ -37,6 +37,7 @@ class Config:
     seed: int | None  # a fixed seed for every new game; only tests set it
     log_level: str
     status_minutes: float = 10.0  # how often the running bot logs the status line; 0: never
+    render_workers: int | None = None  # processes drawing pictures; None: one per core, 0: a thread of the bot
 
     @property
     def minute(self) -> float:
@@ -59,4 +60,5 @@ def load_config(env_file: str | os.PathLike[str] | None = None) -> Config:
         seed=seed,
         log_level=os.environ.get("TURISTA_LOG_LEVEL", "INFO").strip().upper() or "INFO",
         status_minutes=_float("TURISTA_STATUS_MINUTES", 10.0),
+        render_workers=_int_or_none("TURISTA_RENDER_WORKERS"),
     )

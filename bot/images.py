@@ -1,41 +1,191 @@
-"""Pictures for the table, drawn by `render` in a worker thread so the event loop never waits on Pillow."""
+"""Pictures for the table, drawn by `render` in worker processes: never on the event loop, on every core.
+
+- A pool of worker processes (one per core; `TURISTA_RENDER_WORKERS` sets another number, 0 draws in a
+  thread of the bot) draws boards, deeds and summaries. Workers run at a lower priority than the bot, so
+  acknowledging a click never waits for a picture, and each warms up (`render.warm_up`) as it starts.
+- Each table's pictures go to the same worker: the pieces and compressed rows that worker kept from the
+  table's last board make its next one cheap. One table's slow picture delays at most that worker's queue,
+  never the event loop nor another worker.
+- A board is drawn once per thing it shows: the last boards are kept by a key of the state, the language
+  and what the bot adds (events, absent seats, clock), so a table edited twice for one state sends the same
+  bytes without drawing, and `board_if_changed` tells the caller to keep the attachment it already has.
+
+Call `start()` once the event loop runs (the bot's `setup_hook`) and `shutdown()` when it stops; without
+`start()` pictures are drawn in a thread, as tests and the sandbox need nothing more.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import io
+import logging
+import multiprocessing
+import os
+from collections import OrderedDict
+from collections.abc import Iterable
+from concurrent.futures import Executor, ProcessPoolExecutor
 
 import discord
 
 import render
 from bot.store import Store
-from engine import State
+from engine import State, from_json, to_json
+
+log = logging.getLogger(__name__)
+
+KEPT_BOARDS = 256  # the last boards by key: a few per open table
+WORKER_NICENESS = 10
 
 
-async def board_file(state: State, lang: str) -> discord.File:
-    data = await asyncio.to_thread(render.board, state, lang)
+# -- what runs in a worker ----------------------------------------------------------------------------------
+def _worker_start(warm: bool) -> None:
+    """A new worker: below the bot's priority, then every edition and language drawn once."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    if warm:
+        render.warm_up()
+
+
+def _draw_board(state_json: bytes, lang: str, events: tuple[dict, ...], absent: tuple[int, ...],
+                minutes_left: int | None) -> bytes:
+    return render.board(from_json(state_json), lang, events=events, absent=absent, minutes_left=minutes_left)
+
+
+def _draw_deed(edition: str, square: int, state_json: bytes | None, lang: str) -> bytes:
+    return render.deed(edition, square, from_json(state_json) if state_json else None, lang)
+
+
+def _draw_summary(first_json: bytes, actions: list, lang: str) -> bytes:
+    return render.summary(render.history_from_log(from_json(first_json), actions), lang)
+
+
+def _prepare(edition: str, lang: str) -> None:
+    render.prepare(edition, lang)
+
+
+# -- the pool -----------------------------------------------------------------------------------------------
+class Pictures:
+    """Worker processes for pictures, with each table's boards sent to one of them."""
+
+    def __init__(self, workers: int | None = None, *, warm: bool = True) -> None:
+        self.workers = max(0, (os.cpu_count() or 1) if workers is None else workers)
+        self.warm = warm
+        self._pools: list[Executor] = []
+        self._boards: OrderedDict[bytes, bytes] = OrderedDict()
+        self._last: dict[int, bytes] = {}  # per table: the key of the board it shows
+
+    def start(self) -> None:
+        # "spawn": a worker starts clean, not as a copy of a process with an event loop, threads and sockets.
+        context = multiprocessing.get_context("spawn")
+        self._pools = [
+            ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_worker_start, initargs=(self.warm,))
+            for _ in range(self.workers)
+        ]
+        for pool in self._pools:
+            pool.submit(int)  # starts the worker (and its warm-up) now rather than at the first picture
+        log.info("pictures: %d worker process(es)", self.workers)
+
+    def shutdown(self) -> None:
+        for pool in self._pools:
+            pool.shutdown(wait=False, cancel_futures=True)
+        self._pools = []
+
+    async def _run(self, table: int, func, *args):  # type: ignore[no-untyped-def]
+        if not self._pools:
+            return await asyncio.to_thread(func, *args)
+        pool = self._pools[table % len(self._pools)]
+        return await asyncio.get_running_loop().run_in_executor(pool, func, *args)
+
+    @staticmethod
+    def board_key(state_json: bytes, lang: str, events: tuple[dict, ...], absent: tuple[int, ...],
+                  minutes_left: int | None) -> bytes:
+        h = hashlib.blake2b(state_json, digest_size=16)
+        h.update(repr((lang, events, absent, minutes_left)).encode())
+        return h.digest()
+
+    async def board(self, state: State, lang: str, *, table: int = 0, events: Iterable[dict] = (),
+                    absent: Iterable[int] = (), minutes_left: int | None = None) -> tuple[bytes, bytes]:
+        """(key, PNG) of the board; drawn only if no board with this key is kept."""
+        state_json = to_json(state)
+        ev, ab = tuple(events), tuple(sorted(absent))
+        key = self.board_key(state_json, lang, ev, ab, minutes_left)
+        png = self._boards.get(key)
+        if png is None:
+            png = await self._run(table, _draw_board, state_json, lang, ev, ab, minutes_left)
+            self._boards[key] = png
+            while len(self._boards) > KEPT_BOARDS:
+                self._boards.popitem(last=False)
+        else:
+            self._boards.move_to_end(key)
+        self._last[table] = key
+        return key, png
+
+    def shows(self, table: int, key: bytes) -> bool:
+        return self._last.get(table) == key
+
+    async def deed(self, edition: str, square: int, state: State | None, lang: str, table: int = 0) -> bytes:
+        return await self._run(table, _draw_deed, edition, square, to_json(state) if state else None, lang)
+
+    async def summary(self, first: State, actions: list, lang: str, table: int = 0) -> bytes:
+        return await self._run(table, _draw_summary, to_json(first), actions, lang)
+
+    async def prepare(self, edition: str, lang: str, table: int = 0) -> None:
+        await self._run(table, _prepare, edition, lang)
+
+
+PICTURES = Pictures(workers=0)
+
+
+def start(workers: int | None = None, *, warm: bool = True) -> Pictures:
+    """Start the worker processes (the bot's start-up); returns the pool now in use."""
+    global PICTURES
+    PICTURES.shutdown()
+    PICTURES = Pictures(workers, warm=warm)
+    if PICTURES.workers:
+        PICTURES.start()
+    return PICTURES
+
+
+def shutdown() -> None:
+    PICTURES.shutdown()
+
+
+# -- what the bot calls ---------------------------------------------------------------------------------------
+async def board_file(state: State, lang: str, *, table: int = 0, events: Iterable[dict] = (),
+                     absent: Iterable[int] = (), minutes_left: int | None = None) -> discord.File:
+    _, data = await PICTURES.board(state, lang, table=table, events=events, absent=absent, minutes_left=minutes_left)
     return discord.File(io.BytesIO(data), filename="board.png")
 
 
-async def deed_file(edition: str, square: int, state: State | None, lang: str) -> discord.File:
-    data = await asyncio.to_thread(render.deed, edition, square, state, lang)
+async def board_if_changed(state: State, lang: str, *, table: int, events: Iterable[dict] = (),
+                           absent: Iterable[int] = (), minutes_left: int | None = None) -> discord.File | None:
+    """The board of `table` as a file, or None when the table already shows this very picture (an edit then
+    leaves the attachment as it is)."""
+    state_json = to_json(state)
+    ev, ab = tuple(events), tuple(sorted(absent))
+    if PICTURES.shows(table, Pictures.board_key(state_json, lang, ev, ab, minutes_left)):
+        return None
+    return await board_file(state, lang, table=table, events=ev, absent=ab, minutes_left=minutes_left)
+
+
+async def deed_file(edition: str, square: int, state: State | None, lang: str, *, table: int = 0) -> discord.File:
+    data = await PICTURES.deed(edition, square, state, lang, table)
     return discord.File(io.BytesIO(data), filename="deed.png")
 
 
 async def warm_up(edition: str, lang: str) -> None:
     """Draw the printed board once, so the first table of a game comes as fast as the others."""
-    await asyncio.to_thread(render.prepare, edition, lang)
-
-
-def _summary_png(store: Store, game_id: int, lang: str) -> bytes | None:
-    first = store.initial_state(game_id)
-    if first is None:
-        return None
-    actions = [action for row in store.log(game_id) if (action := row.decoded_action()) is not None]
-    return render.summary(render.history_from_log(first, actions), lang)
+    await PICTURES.prepare(edition, lang)
 
 
 async def summary_file(store: Store, game_id: int, lang: str) -> discord.File | None:
     """The end-of-game picture, replayed from the action log."""
-    data = await asyncio.to_thread(_summary_png, store, game_id, lang)
-    return discord.File(io.BytesIO(data), filename="summary.png") if data else None
+    first = await asyncio.to_thread(store.initial_state, game_id)
+    if first is None:
+        return None
+    rows = await asyncio.to_thread(store.log, game_id)
+    actions = [action for row in rows if (action := row.decoded_action()) is not None]
+    data = await PICTURES.summary(first, actions, lang, game_id)
+    return discord.File(io.BytesIO(data), filename="summary.png")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
@@ -192,13 +193,21 @@ class Session:
         assert st is not None
         content = views.table_content(st, self.seats, self.turn_events, self.lang, live=st.phase != "over")
         view = views.table_view(self.gid, st, self.lang)
-        file = await images.board_file(st, self.lang)
+        file = await images.board_file(st, self.lang, **self._picture_extras())
         kwargs: dict[str, Any] = {"file": file, "allowed_mentions": self._mentions()}
         if view is not None:
             kwargs["view"] = view
         message = await self.channel.send(content, **kwargs)
         self.row.table_message_id = message.id
         await asyncio.to_thread(self.bot.store.set_table_message, self.gid, message.id)
+
+    def _picture_extras(self) -> dict[str, Any]:
+        """What the board shows beside the state: this turn's events and the minutes left of the game."""
+        extras: dict[str, Any] = {"table": self.gid, "events": self.turn_events}
+        ends_at = self.row.settings.get("ends_at")
+        if ends_at:
+            extras["minutes_left"] = max(0, math.ceil((float(ends_at) - time.time()) / self.bot.config.minute))
+        return extras
 
     async def _edit_table(self, *, live: bool) -> None:
         st = self.state
@@ -209,7 +218,10 @@ class Session:
         message = self.channel.get_partial_message(self.row.table_message_id)
         kwargs: dict[str, Any] = {"content": content, "view": view, "allowed_mentions": ui.NO_MENTIONS}
         if live or st.phase == "over":
-            kwargs["attachments"] = [await images.board_file(st, self.lang)]
+            # An edit that leaves the picture as it is keeps the attachment the message already has.
+            board = await images.board_if_changed(st, self.lang, **self._picture_extras())
+            if board is not None:
+                kwargs["attachments"] = [board]
         try:
             await message.edit(**kwargs)
         except discord.NotFound:

@@ -17,6 +17,10 @@ from bot.store.pgcluster import ClusterUnavailable, ThrowawayCluster
 
 BACKENDS = ("sqlite", "postgresql")
 
+# Bots started by the tests draw pictures in a thread: worker processes would warm up every edition at each
+# start. tests/test_bot_units.py covers the workers.
+os.environ.setdefault("TURISTA_RENDER_WORKERS", "0")
+
 
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[ThrowawayCluster]:

@@ -174,3 +174,25 @@ def test_house_rule_choices_fold_into_settings_and_refuse_the_rest() -> None:
                          ("turn_timeout", ["-1"]), ("edition", ["atlantis"]), ("colour", ["red"])):
         with pytest.raises(ValueError):
             apply_choice(settings, what, values)
+
+
+async def test_pictures_in_a_worker_process_are_drawn_once_per_board() -> None:
+    """The pool draws in another process; a board already drawn comes back without drawing; an edit of a
+    table that shows this very board keeps its attachment."""
+    from bot import images
+    from engine import new_game
+
+    pictures = images.start(1, warm=False)
+    try:
+        st, _ = new_game("turismundo", ["Ana", "Beto"], seed=2)
+        key, png = await pictures.board(st, "es", table=7)
+        assert png.startswith(b"\x89PNG")
+        assert await images.board_if_changed(st, "es", table=7) is None
+        st.seats[0].pos = 5
+        changed = await images.board_if_changed(st, "es", table=7)
+        assert changed is not None and changed.fp.read() != png
+        deed = await pictures.deed("turismundo", 1, st, "en", table=7)
+        assert deed.startswith(b"\x89PNG")
+    finally:
+        images.shutdown()
+        images.start(0)

@@ -289,6 +289,8 @@ def _env(db_path: Path, extra: dict[str, str]) -> dict[str, str]:
     env.update({
         "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "fake-token", "TURISTA_DB": str(db_path),
         "TURISTA_TEST_FAST": "1", "TURISTA_SEED": str(DEFAULT_SEED), "TURISTA_AUCTION_QUIET": "30",
+        # Pictures in a thread of the bot: worker processes would warm up every edition at each start.
+        "TURISTA_RENDER_WORKERS": "0",
         "TURISTA_LOG_LEVEL": "INFO",
     })
     env.update(extra)
