@@ -21,14 +21,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.edition import available  # noqa: E402
 from engine.rules import apply_inplace, new_game  # noqa: E402
-from engine.simulate import Driver, Options, run  # noqa: E402
+from engine.simulate import Driver, Options, game_seed, run  # noqa: E402
 from engine.state import to_json  # noqa: E402
 
 
 def largest_state(edition: str, players: int, games: int, seed: int) -> int:
     biggest = 0
     for game in range(games):
-        st, _ = new_game(edition, [f"P{i}" for i in range(players)], seed=seed + game, computers=["normal"] * players)
+        names = [f"P{i}" for i in range(players)]
+        st, _ = new_game(edition, names, seed=game_seed(seed, game), computers=["normal"] * players)
         driver = Driver()
         while (action := driver.next_action(st)) is not None:
             apply_inplace(st, action)

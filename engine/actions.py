@@ -24,7 +24,9 @@ KINDS = frozenset(
         "pay_fine",
         "use_card",
         "end_turn",
-        "bankrupt",  # give up while in debt
+        "bankrupt",  # give up while in debt, when even selling everything cannot pay
+        "keep_mortgaged",  # a creditor keeps the inherited mortgages not lifted yet (see State.lift)
+        "title_to_bank",  # `monopolio`: a debtor hands a mortgaged title to the bank in payment
         "withdraw",  # leave the game voluntarily
         "propose_trade",
         "accept_trade",

@@ -6,30 +6,38 @@ the state.
 
 from __future__ import annotations
 
-from engine.edition import Edition, Square
+from engine.edition import Edition, Rules, Square
+from engine.rulebook import in_force
 from engine.state import BANK, HOTEL, State
 
 BOARD_SIZE = 40
 
 
+def rules(st: State, ed: Edition) -> Rules:
+    """The rules this game plays by: the edition's, house rules and the rulebook it began under applied."""
+    return in_force(ed, st.settings)
+
+
 def double_rent_with_mortgaged(st: State, ed: Edition) -> bool:
-    v = st.settings.double_rent_with_mortgaged
-    return ed.rules.double_rent_with_mortgaged if v is None else v
+    return rules(st, ed).double_rent_with_mortgaged
 
 
 def trading_window(st: State, ed: Edition) -> bool:
-    v = st.settings.trading_window
-    return ed.rules.trading_window if v is None else v
+    return rules(st, ed).trading_window
 
 
 def club_loans(st: State, ed: Edition) -> bool:
-    v = st.settings.club_loans
-    return ed.rules.club_loans if v is None else v
+    return rules(st, ed).club_loans
 
 
 def interest(ed: Edition, square: Square) -> int:
-    """The 10 % (rounded up) paid on top of a mortgage when it is lifted or a mortgaged title changes hands."""
+    """The printed 10 % (rounded up) on top of a mortgage: what lifting it costs besides the mortgage."""
     return -(-square.mortgage * ed.economy.mortgage_interest_pct // 100)
+
+
+def interest_due(st: State, ed: Edition, square: int) -> int:
+    """The 10 % this game charges on `square`'s mortgage (none when the house rules lift at the mortgage alone)."""
+    return interest(ed, ed.squares[square]) if rules(st, ed).mortgage_interest else 0
 
 
 def owns_block(st: State, ed: Edition, seat: int, block: str) -> bool:
@@ -97,7 +105,7 @@ def build_blocker(st: State, ed: Edition, seat: int, square: int) -> str:
     level = st.level[square]
     if level >= HOTEL:
         return "max_buildings"
-    if level > min(st.level[j] for j in block):
+    if level > min(st.level[j] for j in block) and rules(st, ed).even_building:
         return "build_evenly"
     return ""
 
@@ -109,9 +117,47 @@ def sell_blocker(st: State, ed: Edition, seat: int, square: int) -> str:
     level = st.level[square]
     if level == 0:
         return "no_buildings"
-    if level < max(st.level[j] for j in ed.blocks[sq.block]):
+    if level < max(st.level[j] for j in ed.blocks[sq.block]) and rules(st, ed).even_building:
         return "sell_evenly"
     return ""
+
+
+def mortgage_blocked(st: State, ed: Edition, square: int) -> bool:
+    """Whether buildings stand in the way of mortgaging `square`: on the title itself (rules 000 §10, 002), or
+    anywhere on its block where the edition says so (rules 001)."""
+    if rules(st, ed).mortgage_bare_block:
+        return block_has_buildings(st, ed, square)
+    return st.level[square] > 0
+
+
+def raisable(st: State, ed: Edition, seat: int) -> int:
+    """The cash `seat` can still get from the bank: every building sold back, every title mortgaged (or, where
+    the bank buys titles, sold to it; where it takes mortgaged titles in payment, handed over). A floor: each
+    building is counted as sold one at a time, which never pays more than any other way of selling it."""
+    r = rules(st, ed)
+    total = 0
+    for i in titles_of(st, seat):
+        sq = ed.squares[i]
+        level = st.level[i]
+        if level == HOTEL:
+            total += sq.hotel_cost // 2 + 4 * (sq.house_cost // 2)
+        elif level:
+            total += level * (sq.house_cost // 2)
+        if r.bank_buys_titles:
+            total += title_value(st, ed, i)
+            continue
+        if not st.mortgaged[i]:
+            total += sq.mortgage
+        if r.mortgaged_title_to_bank:
+            total += title_to_bank_value(st, ed, i)
+    return total
+
+
+def title_to_bank_value(st: State, ed: Edition, square: int) -> int:
+    """What the bank credits for a mortgaged title handed to it in payment (rules 001): the title's price less
+    the mortgage it lent on it and its 10 % interest."""
+    sq = ed.squares[square]
+    return max(0, sq.price - sq.mortgage - interest_due(st, ed, square))
 
 
 def can_build_any(st: State, ed: Edition, seat: int, hotel: bool) -> bool:

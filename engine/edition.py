@@ -108,6 +108,18 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     trading_window: bool = False  # `mundial`: trades only on your turn once all titles are sold, no block held
     club_loans: bool = False  # Club Tarjeta Platino construction loans
     withdrawal: bool = True  # a seat may leave the game voluntarily (its assets go to the bank)
+    # Rules 000 and 001 have all five; rules 002 none of them. House rules switch each one (engine.rulebook).
+    doubles_roll_again: bool = True  # a double earns another roll
+    three_doubles_jail: bool = True  # the third double in a row sends the seat to jail
+    auction_on_decline: bool = True  # a title declined on landing is auctioned by the bank
+    mortgage_interest: bool = True  # lifting a mortgage costs the mortgage plus 10 %
+    even_building: bool = True  # build and sell evenly across a block; a hotel needs four houses on each title
+    interest_on_transfer: bool = False  # the receiver of a mortgaged title pays the 10 % at once (rules 001)
+    mortgage_bare_block: bool = False  # mortgaging needs the whole block bare (rules 001), not just the title
+    no_lending: bool = True  # no gifts or loans between seats: each side of a trade gives something, not only cash
+    mortgaged_title_to_bank: bool = False  # a debtor may hand a mortgaged title to the bank in payment (rules 001)
+    bankruptcy_last_resort: bool = True  # bankruptcy only when selling and mortgaging everything cannot pay
+    creditor_lifts: bool = True  # a creditor receiving mortgaged titles may lift them at once for the mortgage
 
 
 class Edition(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -8,14 +8,14 @@ with `apply`.
 from __future__ import annotations
 
 from engine import board
-from engine.actions import SYSTEM, Action, IllegalAction, Trade
+from engine.actions import SYSTEM, Action, IllegalAction, Offer, Trade
 from engine.edition import TITLE_KINDS, Edition
 from engine.state import BANK, HOTEL, State
 
 Refusal = tuple[str, dict] | None
 
 BASE_ACTIONS = frozenset({"roll", "buy", "decline", "end_turn", "pay_fine", "use_card"})
-ASSET_ACTIONS = frozenset({"build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan"})
+ASSET_ACTIONS = frozenset({"build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan", "title_to_bank"})
 
 
 def _no(code: str, **params: object) -> Refusal:
@@ -47,9 +47,11 @@ def refusal(st: State, ed: Edition, a: Action) -> Refusal:
     if kind in ("bid", "pass_bid"):
         return _auction_refusal(st, a)
     if kind == "bankrupt":
-        if not st.debts or st.debts[0].debtor != a.seat:
-            return _no("not_in_debt")
-        return None
+        return _bankrupt_refusal(st, ed, a.seat)
+    if kind == "keep_mortgaged":
+        if st.lift is None or st.lift.seat != a.seat:
+            return _no("nothing_to_lift")
+        return _no("debt_pending") if st.debts else None
     if kind == "withdraw":
         if not ed.rules.withdrawal:
             return _no("withdrawal_not_allowed")
@@ -61,11 +63,26 @@ def refusal(st: State, ed: Edition, a: Action) -> Refusal:
     return _no("unknown_action", kind=kind)
 
 
+def _bankrupt_refusal(st: State, ed: Edition, seat: int) -> Refusal:
+    if not st.debts or st.debts[0].debtor != seat:
+        return _no("not_in_debt")
+    if board.rules(st, ed).bankruptcy_last_resort:
+        # Rules 000 §12, 001, 002: bankrupt is who cannot gather the sum even selling and mortgaging everything.
+        owed = sum(d.amount for d in st.debts if d.debtor == seat)
+        short = owed - st.seats[seat].cash
+        raisable = board.raisable(st, ed, seat)
+        if raisable >= short:
+            return _no("debt_can_be_raised", amount=raisable)
+    return None
+
+
 def _base_refusal(st: State, ed: Edition, a: Action) -> Refusal:
     if a.seat != st.current:
         return _no("not_your_turn")
     if st.debts:
         return _no("debt_pending")
+    if st.lift is not None:
+        return _no("lift_pending")
     if st.auction is not None:
         return _no("auction_pending")
     seat = st.seats[a.seat]
@@ -96,6 +113,8 @@ def _asset_refusal(st: State, ed: Edition, a: Action) -> Refusal:
     seat = st.seats[a.seat]
     if a.kind == "take_loan":
         return _loan_refusal(st, ed, a, in_debt)
+    if a.kind == "title_to_bank" and not board.rules(st, ed).mortgaged_title_to_bank:
+        return _no("bank_takes_no_titles")
     if not 0 <= a.square < board.BOARD_SIZE or ed.squares[a.square].kind not in TITLE_KINDS:
         return _no("not_a_title")
     sq = ed.squares[a.square]
@@ -133,9 +152,14 @@ def _asset_refusal(st: State, ed: Edition, a: Action) -> Refusal:
     if a.kind == "mortgage":
         if st.mortgaged[a.square]:
             return _no("already_mortgaged", square=a.square)
-        if board.block_has_buildings(st, ed, a.square):
-            return _no("sell_buildings_first", square=a.square)
+        if board.mortgage_blocked(st, ed, a.square):
+            bare_block = board.rules(st, ed).mortgage_bare_block
+            return _no("sell_buildings_first" if bare_block else "has_buildings", square=a.square)
         return None
+    if a.kind == "title_to_bank":
+        if not in_debt:
+            return _no("not_in_debt")
+        return None if st.mortgaged[a.square] else _no("not_mortgaged", square=a.square)
     if a.kind == "unmortgage":
         if in_debt:
             return _no("in_debt")
@@ -168,23 +192,26 @@ def _loan_refusal(st: State, ed: Edition, a: Action, in_debt: bool) -> Refusal:
 
 
 def unmortgage_cost(st: State, ed: Edition, square: int) -> int:
+    """The mortgage, plus its 10 % unless the owner just paid that on receiving the title."""
     sq = ed.squares[square]
-    if square in st.interest_paid:
+    lift = st.lift
+    if square in st.interest_paid or (lift is not None and square in lift.squares and st.owner[square] == lift.seat):
         return sq.mortgage
-    return sq.mortgage + board.interest(ed, sq)
+    return sq.mortgage + board.interest_due(st, ed, square)
 
 
 def build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> list[int]:
     """The squares of `square`'s block that `count` even builds starting on `square` would use."""
     block = ed.blocks[ed.squares[square].block]
     levels = {j: st.level[j] for j in block}
+    even = board.rules(st, ed).even_building
     cash = st.seats[seat].cash
     houses, hotels = st.bank_houses, st.bank_hotels
     plan: list[int] = []
     target = square
     for _ in range(count):
         lvl = levels[target]
-        if lvl >= HOTEL or lvl > min(levels.values()):
+        if lvl >= HOTEL or (even and lvl > min(levels.values())):
             break
         cost = board.building_cost(ed.squares[target], lvl + 1)
         if cash < cost:
@@ -201,9 +228,10 @@ def build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> li
         cash -= cost
         levels[target] = lvl + 1
         plan.append(target)
-        # Later builds go where the block is lowest, the asked square first.
-        low = min(levels.values())
-        target = square if levels[square] == low else next(j for j in block if levels[j] == low)
+        if even:
+            # Later builds go where the block is lowest, the asked square first.
+            low = min(levels.values())
+            target = square if levels[square] == low else next(j for j in block if levels[j] == low)
     return plan
 
 
@@ -213,6 +241,8 @@ def _auction_refusal(st: State, a: Action) -> Refusal:
         return _no("no_auction")
     if st.debts:
         return _no("debt_pending")
+    if st.lift is not None:
+        return _no("lift_pending")
     if a.seat not in au.active:
         return _no("not_in_auction")
     if a.kind == "pass_bid":
@@ -251,8 +281,15 @@ def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
         return _no("no_trades_after_time")
     if t.proposer == t.target or not 0 <= t.target < len(st.seats) or st.seats[t.target].out:
         return _no("bad_trade_partner")
-    if not (t.give.titles or t.give.cash or t.give.cards or t.take.titles or t.take.cash or t.take.cards):
+    gives, takes = _gives_something(t.give), _gives_something(t.take)
+    if not (gives or takes):
         return _no("empty_trade")
+    if board.rules(st, ed).no_lending:
+        # Rules 000 and 001: no seat lends to or borrows from another, so no gifts and no cash for cash.
+        if not (gives and takes):
+            return _no("trade_is_a_gift")
+        if not (t.give.titles or t.give.cards or t.take.titles or t.take.cards):
+            return _no("trade_is_a_loan")
     if board.trading_window(st, ed):
         if st.current != t.proposer:
             return _no("trade_only_on_your_turn")
@@ -275,12 +312,18 @@ def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
             if card not in held:
                 return _no("no_jail_card")
             held.remove(card)
-    # Each side must be able to pay the 10 % on the mortgaged titles it receives, at once.
+    if not board.rules(st, ed).interest_on_transfer:
+        return None
+    # Rules 001: each side must be able to pay the 10 % on the mortgaged titles it receives, at once.
     for side, gets, gives in ((t.proposer, t.take, t.give), (t.target, t.give, t.take)):
-        due = sum(board.interest(ed, ed.squares[sq]) for sq in gets.titles if st.mortgaged[sq])
+        due = sum(board.interest_due(st, ed, sq) for sq in gets.titles if st.mortgaged[sq])
         if st.seats[side].cash - gives.cash + gets.cash < due:
             return _no("cannot_pay_interest", amount=due)
     return None
+
+
+def _gives_something(offer: Offer) -> bool:
+    return bool(offer.titles or offer.cash or offer.cards)
 
 
 def _window_open(st: State, ed: Edition) -> bool:
@@ -305,6 +348,10 @@ def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
     cands: list[Action] = []
     if st.debts and st.debts[0].debtor == seat:
         cands.append(Action(kind="bankrupt", seat=seat))
+    if st.lift is not None and st.lift.seat == seat:
+        cands.append(Action(kind="keep_mortgaged", seat=seat))
+    rules = board.rules(st, ed)
+    hands_titles = rules.mortgaged_title_to_bank and any(d.debtor == seat for d in st.debts)
     if st.auction is not None and seat in st.auction.active:
         au = st.auction
         base = max(au.bid, au.minimum - 1)
@@ -321,8 +368,10 @@ def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
             cands.append(Action(kind="sell", seat=seat, square=i))
         cands.append(Action(kind="mortgage", seat=seat, square=i))
         cands.append(Action(kind="unmortgage", seat=seat, square=i))
-        if ed.rules.bank_buys_titles:
+        if rules.bank_buys_titles:
             cands.append(Action(kind="sell_title", seat=seat, square=i))
+        if hands_titles and st.mortgaged[i]:
+            cands.append(Action(kind="title_to_bank", seat=seat, square=i))
     if board.club_loans(st, ed) and st.seats[seat].club:
         for block in ed.economy.club_loans:
             cands.append(Action(kind="take_loan", seat=seat, block=block))

@@ -12,7 +12,8 @@ from engine import board, rng
 from engine.actions import Action, IllegalAction, Trade
 from engine.edition import TITLE_KINDS, Edition, load
 from engine.legal import build_plan, check, unmortgage_cost
-from engine.state import BANK, HOTEL, POT, Auction, Debt, Loan, Seat, Settings, Standing, State, clone
+from engine.rulebook import in_force, settle
+from engine.state import BANK, HOTEL, POT, Auction, Debt, Lift, Loan, Seat, Settings, Standing, State, clone
 
 Event = dict
 
@@ -20,12 +21,13 @@ Event = dict
 class Game:
     """One application of an action: the state being changed, its edition and the events produced."""
 
-    __slots__ = ("st", "ed", "ev")
+    __slots__ = ("st", "ed", "ev", "rules")
 
     def __init__(self, st: State, ed: Edition) -> None:
         self.st = st
         self.ed = ed
         self.ev: list[Event] = []
+        self.rules = in_force(ed, st.settings)
 
     def emit(self, code: str, **params: object) -> None:
         params["code"] = code
@@ -96,7 +98,7 @@ def new_game(
         raise IllegalAction("unknown_edition", edition=edition_id) from None
     if not 2 <= len(names) <= 6:
         raise IllegalAction("bad_seat_count", count=len(names))
-    s = settings or Settings()
+    s = settle(ed, settings or Settings())
     titles = sum(1 for sq in ed.squares if sq.kind in TITLE_KINDS)
     if s.deal_titles < 0 or s.deal_titles * len(names) > titles:
         raise IllegalAction("too_many_titles", count=titles // len(names))
@@ -201,7 +203,7 @@ def _next_phase(g: Game) -> str:
     seat = st.seats[st.current]
     if seat.out:
         return "next"
-    if st.doubles and not seat.jailed:
+    if st.doubles and not seat.jailed and g.rules.doubles_roll_again:
         return "roll"
     return "end"
 
@@ -232,9 +234,9 @@ def _roll(g: Game, a: Action) -> None:
     if seat.jailed:
         _jail_roll(g, a.seat, total, double)
         return
-    if double:
+    if double and g.rules.doubles_roll_again:
         st.doubles += 1
-        if st.doubles == 3:
+        if st.doubles == 3 and g.rules.three_doubles_jail:
             g.emit("three_doubles", seat=a.seat)
             _go_to_jail(g, a.seat)
             return
@@ -469,7 +471,7 @@ def _seize_buildings(g: Game, loan: Loan) -> None:
         j = max(block, key=lambda k: st.level[k])
         sq = ed.squares[j]
         if st.level[j] == HOTEL and st.bank_houses < 4:
-            taken = _break_hotels(g, block)
+            taken = _break_hotels(g, j)
             loan.balance -= sum(value for _, value, _ in taken)
             seized += sum(count for _, _, count in taken)
             continue
@@ -561,7 +563,7 @@ def _decline(g: Game, a: Action) -> None:
     pos = st.seats[a.seat].pos
     g.emit("declined", seat=a.seat, square=pos)
     st.phase = _next_phase(g)
-    if st.settings.auction_on_decline:
+    if g.rules.auction_on_decline:
         _open_title_auction(g, pos)
 
 
@@ -693,16 +695,18 @@ def _sell_one(g: Game, s: int, square: int) -> None:
         g.transfer(BANK, s, sq.hotel_cost // 2, "sell_building", square=square)
         g.emit("sold_building", seat=s, square=square, level=4)
         return
-    for j, value, _ in _break_hotels(g, ed.blocks[sq.block]):
+    for j, value, _ in _break_hotels(g, square):
         g.transfer(BANK, s, value, "sell_building", square=j)
         g.emit("sold_building", seat=s, square=j, level=st.level[j])
 
 
-def _break_hotels(g: Game, block: tuple[int, ...]) -> list[tuple[int, int, int]]:
-    """The bank cannot give four houses back for a hotel: every hotel of the block goes back at once (rules 004),
-    and squares still holding houses keep at most one, so that the block stays even (rules 000, 001).
+def _break_hotels(g: Game, square: int) -> list[tuple[int, int, int]]:
+    """The bank cannot give four houses back for the hotel on `square`: with even building every hotel of the
+    block goes back at once (rules 004), and squares still holding houses keep at most one, so that the block
+    stays even (rules 000, 001); otherwise only that hotel goes back.
     Returns (square, value at half its cost, buildings taken) for each square stripped."""
     st, ed = g.st, g.ed
+    block = ed.blocks[ed.squares[square].block] if g.rules.even_building else (square,)
     taken: list[tuple[int, int, int]] = []
     for j in block:
         if st.level[j] == HOTEL:
@@ -732,6 +736,28 @@ def _unmortgage(g: Game, a: Action) -> None:
     if a.square in st.interest_paid:
         st.interest_paid.remove(a.square)
     g.transfer(a.seat, BANK, cost, "unmortgage", square=a.square)
+    lift = st.lift
+    if lift is not None and a.seat == lift.seat:
+        lift.squares = [i for i in lift.squares if st.owner[i] == lift.seat and st.mortgaged[i]]
+        if not lift.squares:
+            st.lift = None
+
+
+def _keep_mortgaged(g: Game, a: Action) -> None:
+    g.st.lift = None
+    g.emit("kept_mortgaged", seat=a.seat)
+
+
+def _title_to_bank(g: Game, a: Action) -> None:
+    """Rules 001: the bank takes a mortgaged title in payment, keeps its 10 % and auctions the title at once
+    (once the debts are settled: nothing is auctioned while a debt waits)."""
+    st = g.st
+    value = board.title_to_bank_value(st, g.ed, a.square)
+    st.owner[a.square] = BANK
+    st.mortgaged[a.square] = False
+    g.emit("title_to_bank", seat=a.seat, square=a.square)
+    g.transfer(BANK, a.seat, value, "title_to_bank", square=a.square)
+    st.auction_queue.append(a.square)
 
 
 def _sell_title(g: Game, a: Action) -> None:
@@ -770,16 +796,21 @@ def _accept_trade(g: Game, a: Action) -> None:
             st.seats[frm].jail_cards.remove(card)
             st.seats[to].jail_cards.append(card)
         for sq in offer.titles:
-            _hand_title(g, sq, to)
+            if _hand_title(g, sq, to, g.rules.interest_on_transfer):
+                st.interest_paid.append(sq)
 
 
-def _hand_title(g: Game, square: int, to: int) -> None:
-    """A title changes hands; the receiver of a mortgaged one pays the 10 % at once (rules 000, 001)."""
+def _hand_title(g: Game, square: int, to: int, interest_now: bool) -> bool:
+    """A title changes hands. A mortgaged one stays mortgaged; with `interest_now` the receiver pays its 10 % at
+    once (rules 001 on any transfer, rules 000 §12 and 004 on a bankruptcy) and may then lift it for the
+    mortgage alone. Returns whether that 10 % was charged."""
     st = g.st
     st.owner[square] = to
-    if st.mortgaged[square]:
-        g.charge(to, BANK, board.interest(g.ed, g.ed.squares[square]), "interest", square=square)
-        st.interest_paid.append(square)
+    due = board.interest_due(st, g.ed, square) if st.mortgaged[square] and interest_now else 0
+    if not due:
+        return False
+    g.charge(to, BANK, due, "interest", square=square)
+    return True
 
 
 def _reject_trade(g: Game, a: Action) -> None:
@@ -803,6 +834,8 @@ def _bankrupt(g: Game, a: Action) -> None:
     st.bankruptcies += 1
     if st.settings.end_at_bankruptcy and st.bankruptcies >= st.settings.end_at_bankruptcy:
         st.phase = "finish"
+    elif st.lift is not None and st.lift.seat == creditor and st.phase != "finish":
+        g.emit("may_lift", seat=creditor)
 
 
 def _withdraw(g: Game, a: Action) -> None:
@@ -834,8 +867,8 @@ def _liquidate(g: Game, s: int, creditor: int) -> None:
         for card in seat.jail_cards:
             st.seats[creditor].jail_cards.append(card)
         seat.jail_cards = []
-        for i in board.titles_of(st, s):
-            _hand_title(g, i, creditor)
+        charged = [i for i in board.titles_of(st, s) if _hand_title(g, i, creditor, True)]
+        _offer_lift(g, creditor, charged)
     else:
         for card in seat.jail_cards:
             _return_card(g, card)
@@ -848,6 +881,8 @@ def _liquidate(g: Game, s: int, creditor: int) -> None:
     seat.out = True
     seat.jailed = False
     st.eliminated.append(s)
+    if st.lift is not None and st.lift.seat == s:
+        st.lift = None
     au = st.auction
     if au is not None:
         if s in au.active:
@@ -862,6 +897,22 @@ def _liquidate(g: Game, s: int, creditor: int) -> None:
         st.phase = "next"
     if len(board.active_seats(st)) <= 1:
         st.phase = "finish"
+
+
+def _offer_lift(g: Game, creditor: int, squares: list[int]) -> None:
+    """The creditor paid the 10 % on these inherited mortgages: it may lift them for the mortgage alone "en ese
+    mismo turno" (rules 000 §12), decided at once, before play goes on, so the right survives the turn ending."""
+    st = g.st
+    if not squares:
+        return
+    if not g.rules.creditor_lifts:
+        st.interest_paid.extend(squares)  # rulebook 0: the right lasted to the end of the turn
+    elif st.lift is None:
+        st.lift = Lift(seat=creditor, squares=squares)
+    elif st.lift.seat == creditor:
+        st.lift.squares.extend(squares)
+    else:
+        st.interest_paid.extend(squares)  # another creditor decides first; this one has the rest of the turn
 
 
 def _time_up(g: Game, a: Action) -> None:
@@ -880,6 +931,7 @@ def _finish(g: Game, reason: str) -> None:
     st.auction_queue = []
     st.debts = []
     st.trade = None
+    st.lift = None
     rows = []
     for s in range(len(st.seats)):
         worth, titles, buildings = board.net_worth(st, ed, s)
@@ -919,7 +971,7 @@ def _flow(g: Game) -> None:
         if st.phase == "finish":
             _finish(g, "bankruptcy")
             return
-        if st.phase == "over" or st.debts:
+        if st.phase == "over" or st.debts or st.lift is not None:
             return
         if st.auction is not None:
             if _auction_done(st.auction):
@@ -952,6 +1004,8 @@ HANDLERS = {
     "use_card": _use_card,
     "end_turn": _end_turn,
     "bankrupt": _bankrupt,
+    "keep_mortgaged": _keep_mortgaged,
+    "title_to_bank": _title_to_bank,
     "withdraw": _withdraw,
     "propose_trade": _propose_trade,
     "accept_trade": _accept_trade,

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from engine import rng
 from engine.actions import Action, IllegalAction
 from engine.ai import JAIL_POLICIES, LEVELS, choose, plan
 from engine.edition import available
@@ -54,11 +55,11 @@ class Driver:
             action = plan(st, target, seats[target].computer, self.jail)
             if action is not None:
                 return action
-        if st.debts:
-            debtor = st.debts[0].debtor
-            action = plan(st, debtor, seats[debtor].computer, self.jail)
+        if st.debts or st.lift is not None:
+            seat = st.seat_to_act()[0]
+            action = plan(st, seat, seats[seat].computer, self.jail)
             if action is None:
-                raise RuntimeError(f"no move for the debtor {debtor} at version {st.version}")
+                raise RuntimeError(f"no move for the debtor or creditor {seat} at version {st.version}")
             return action
         au = st.auction
         if au is not None:
@@ -152,6 +153,13 @@ def play(st: State, jail: str = "short", landing: Landing | None = None, max_act
     return GameResult(st.turn, actions, st.winner, reason, [s.computer for s in st.seats])
 
 
+def game_seed(seed: int, game: int) -> int:
+    """The seed of game number `game` of a run: a SplitMix64 mix of (`seed`, `game`), so that runs with
+    different seeds play unrelated games (seed + game would share all but one game between seeds 3 and 4).
+    63 bits, so it also fits a signed 64-bit column."""
+    return rng.draw(seed, game) >> 1
+
+
 def seat_levels(levels: Sequence[str], players: int, game: int) -> list[str]:
     """The level of each seat in game number `game`: `levels` repeated, rotated by one seat per game so that
     no level keeps the same seat."""
@@ -185,7 +193,7 @@ def run(opts: Options) -> dict:
     cpu_started = time.process_time()
     for game in range(opts.games):
         levels = seat_levels(opts.levels, opts.players, game)
-        st, _ = new_game(opts.edition, names, seed=opts.seed + game, settings=settings, computers=levels)
+        st, _ = new_game(opts.edition, names, seed=game_seed(opts.seed, game), settings=settings, computers=levels)
         result = play(st, opts.jail, landing)
         turns += result.turns
         actions += result.actions
@@ -262,7 +270,7 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "python -m engine.
     p.add_argument("--edition", default="turismundo", help=f"one of: {', '.join(available())}")
     p.add_argument("--players", type=_count(2), default=4, help="seats, 2 to 6")
     p.add_argument("--games", type=_count(1), default=100)
-    p.add_argument("--seed", type=_count(0), default=0, help="game i uses seed + i")
+    p.add_argument("--seed", type=_count(0), default=0, help="game i plays with a seed mixed from (seed, i)")
     p.add_argument(
         "--max-turns",
         type=_count(1),

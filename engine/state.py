@@ -19,7 +19,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     end_at_bankruptcy: int = 0  # 2: the game ends at the second bankruptcy, ranked by net worth
     staggered_start: bool = False  # each seat starts on a different corner
     auction_only: bool = False  # nobody buys by landing: every unowned title goes to auction
-    auction_on_decline: bool = True  # off: a declined title simply stays with the bank
+    auction_on_decline: bool | None = None  # off: a declined title simply stays with the bank
     free_parking_pot: bool = False  # taxes and fines go to a pot that the rest corner collects
     no_rent_in_jail: bool = False  # an owner in jail collects nothing
     start_cash: int = 0  # 0: the edition's
@@ -27,7 +27,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     double_rent_with_mortgaged: bool | None = None
     trading_window: bool | None = None
     club_loans: bool | None = None
+    doubles_roll_again: bool | None = None
+    three_doubles_jail: bool | None = None
+    mortgage_interest: bool | None = None
+    even_building: bool | None = None
     max_turns: int = 0  # the game ends by net worth after this many turns (0: no cap)
+    # The reading of the rule texts the game began under (engine.rulebook); 0: a game stored before there was one.
+    rulebook: int = 0
 
 
 class Seat(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -61,6 +67,14 @@ class Debt(msgspec.Struct, kw_only=True, omit_defaults=True):
     amount: int
     reason: str
     square: int = -1  # the square the debt arose on (rent, tax…), for the transfer that settles it
+
+
+class Lift(msgspec.Struct, kw_only=True):
+    """A creditor who just received mortgaged titles in a bankruptcy and paid their 10 % decides at once which to
+    lift for the mortgage alone (rules 000 §12); the others keep their mortgage, to be lifted later at +10 %."""
+
+    seat: int
+    squares: list[int]
 
 
 class Loan(msgspec.Struct, kw_only=True):
@@ -100,6 +114,7 @@ class State(msgspec.Struct, kw_only=True, omit_defaults=True):
     rigged_dice: list[int] = []  # tests: values used before the generator
     interest_paid: list[int] = []  # squares whose 10 % was just paid by a receiver, this turn only
     auction: Auction | None = None
+    lift: Lift | None = None  # a creditor's decision to lift inherited mortgages, before play goes on
     auction_queue: list[int] = []  # titles the bank must auction (bankruptcy to the bank)
     debts: list[Debt] = []
     trade: Trade | None = None
@@ -118,6 +133,8 @@ class State(msgspec.Struct, kw_only=True, omit_defaults=True):
             return []
         if self.debts:
             return [self.debts[0].debtor]
+        if self.lift is not None:
+            return [self.lift.seat]
         if self.auction is not None:
             return list(self.auction.active)
         return [self.current]

@@ -128,7 +128,9 @@ def _rents(d: ImageDraw.ImageDraw, ed: Edition, sq: Square, lang: str, y: float)
         costs.append((label(lang, "deed.house_cost", house_one=one), cash(ed.id, sq.house_cost) + star))
         costs.append((label(lang, "deed.hotel_cost"), cash(ed.id, sq.hotel_cost) + star))
     costs.append((label(lang, "deed.mortgage"), cash(ed.id, sq.mortgage) + star))
-    costs.append((label(lang, "deed.unmortgage"), cash(ed.id, sq.mortgage + interest(ed, sq)) + star))
+    # The card as the edition prints it: the 10 % only where its rules charge it (not in `mundial`).
+    lift = sq.mortgage + (interest(ed, sq) if ed.rules.mortgage_interest else 0)
+    costs.append((label(lang, "deed.unmortgage"), cash(ed.id, lift) + star))
     for what, amount in costs:
         d.text((left, y), what, font=f, fill=INK)
         d.text((right, y), amount, font=fb, fill=MONEY_GREEN if what == costs[0][0] else INK, anchor="ra")

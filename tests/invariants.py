@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import BANK, HOTEL, POT, State, from_json, load, to_json
+from engine.board import rules
 from engine.edition import TITLE_KINDS
 
 
@@ -39,15 +40,16 @@ def check_state(st: State) -> None:
             assert st.level[sq.index] == 0 and not st.mortgaged[sq.index]
         if st.mortgaged[sq.index]:
             assert st.level[sq.index] == 0
-    # Buildings never exceed the bank's supply; blocks stay even.
+    # Buildings never exceed the bank's supply; blocks stay even where the rules say so.
     houses = sum(lv for lv in st.level if lv < HOTEL)
     hotels = sum(1 for lv in st.level if lv == HOTEL)
     assert st.bank_houses >= 0 and st.bank_hotels >= 0
     assert houses + st.bank_houses == ed.economy.houses
     assert hotels + st.bank_hotels == ed.economy.hotels
+    even = rules(st, ed).even_building
     for block in ed.blocks.values():
         levels = [st.level[j] for j in block]
-        assert max(levels) - min(levels) <= 1, f"uneven block {block}: {levels}"
+        assert not even or max(levels) - min(levels) <= 1, f"uneven block {block}: {levels}"
         if max(levels):
             assert len({st.owner[j] for j in block}) == 1
     # Nobody holds negative cash; a seat with cash enough for its first debt would have paid it.
@@ -58,6 +60,10 @@ def check_state(st: State) -> None:
     if st.debts:
         head = st.debts[0]
         assert st.seats[head.debtor].cash < head.amount
+    # A creditor's decision to lift inherited mortgages names its own mortgaged titles only.
+    if st.lift is not None:
+        assert not st.seats[st.lift.seat].out and st.lift.squares
+        assert all(st.owner[i] == st.lift.seat and st.mortgaged[i] for i in st.lift.squares)
     # Cards: every card is in its deck or in one seat's hand, exactly once.
     for deck in ed.decks:
         held = [c for seat in st.seats for c in seat.jail_cards if any(c == k.id for k in deck.cards)]

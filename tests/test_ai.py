@@ -203,6 +203,37 @@ def test_debt_is_settled_step_by_step_until_paid() -> None:
     assert not st.debts and not st.seats[0].out
 
 
+def test_debt_hands_mortgaged_titles_to_the_bank_only_when_nothing_else_is_left() -> None:
+    st = game("monopolio")
+    own(st, 0, 6, 39)
+    st.mortgaged[39] = True
+    st.seats[0].cash = 0
+    _debt(st, 0, 15_000)
+    assert choose(st, 0) == Action(kind="mortgage", seat=0, square=6)
+    apply_inplace(st, choose(st, 0))
+    for square in (6, 39):  # the cheapest title first: 4,500 is not enough, 18,000 more is
+        assert choose(st, 0) == Action(kind="title_to_bank", seat=0, square=square)
+        apply_inplace(st, choose(st, 0))
+    assert not st.debts and not st.seats[0].out
+
+
+def test_creditor_lifts_the_inherited_mortgages_it_can_afford_and_keeps_the_rest() -> None:
+    st = own(game(players=3), 1, 6, 7, 9)
+    own(st, 0, 12, 39)
+    st.mortgaged[12] = st.mortgaged[39] = True
+    st.seats[0].cash = 0
+    st.seats[1].cash = 20_000
+    st.rigged_dice = [3, 4]
+    apply_inplace(st, Action(kind="roll", seat=0))
+    apply_inplace(st, Action(kind="bankrupt", seat=0))
+    assert st.lift is not None and st.seat_to_act() == [1]
+    # 20,000 + 3,000 of rent - 900 - 1,750 of interest: Italia (9,000) is lifted, Marruecos (17,500) is not.
+    assert choose(st, 1) == Action(kind="unmortgage", seat=1, square=12)
+    apply_inplace(st, choose(st, 1))
+    assert choose(st, 1) == Action(kind="keep_mortgaged", seat=1)
+    assert choose(st, 0) is None and choose(st, 2) is None
+
+
 # -- building and mortgages -------------------------------------------------------------------------------------
 
 

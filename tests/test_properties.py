@@ -41,7 +41,7 @@ WEIGHTS = {
     "roll": 6, "buy": 6, "decline": 1, "end_turn": 4, "bid": 2, "pass_bid": 3, "build": 5, "sell": 1,
     "mortgage": 1, "unmortgage": 1, "sell_title": 0.3, "take_loan": 1, "pay_fine": 1, "use_card": 1,
     "propose_trade": 0.4, "accept_trade": 2, "reject_trade": 1, "cancel_trade": 0.3, "bankrupt": 0.5,
-    "withdraw": 0.002,
+    "withdraw": 0.002, "keep_mortgaged": 1, "title_to_bank": 0.5,
 }  # fmt: skip
 
 

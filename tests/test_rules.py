@@ -7,7 +7,20 @@ from __future__ import annotations
 import pytest
 from rulekit import act, codes, game, own, rig, roll, stack_deck, transfers, worth
 
-from engine import Action, IllegalAction, Offer, Settings, Trade, apply, from_json, load, new_game, to_json
+from engine import (
+    Action,
+    IllegalAction,
+    Offer,
+    Settings,
+    Trade,
+    apply,
+    from_json,
+    legal_actions,
+    load,
+    new_game,
+    refusal,
+    to_json,
+)
 
 # -- setup ------------------------------------------------------------------------------------------
 
@@ -349,23 +362,55 @@ def test_mortgage_at_printed_value_and_lift_with_ten_percent() -> None:
     assert not st.mortgaged[7] and transfers(ev, "unmortgage")[0]["amount"] == 8250
 
 
-def test_mortgage_needs_the_block_without_buildings() -> None:
+def test_mortgage_needs_only_the_title_bare_in_turismundo() -> None:
+    # Rules 000 §10: a title with buildings is sold bare first; the other titles of its block keep theirs.
     st = own(game(), 0, 1, 2, 4)
-    st.level[1] = 1
+    st.level[1] = st.level[2] = 1
+    st.bank_houses -= 2
     with pytest.raises(IllegalAction) as err:
         act(st, "mortgage", square=2)
+    assert err.value.code == "has_buildings"
+    st, ev = act(st, "mortgage", square=4)
+    assert st.mortgaged[4] and transfers(ev, "mortgage")[0]["amount"] == 4000
+    assert st.level[1] == st.level[2] == 1
+    with pytest.raises(IllegalAction) as err:  # rules 000 §7: no building while a title of the block is mortgaged
+        act(st, "build", square=4)
+    assert err.value.code == "block_mortgaged"
+
+
+def test_mortgage_needs_the_whole_block_bare_in_monopolio() -> None:
+    # Rules 001 "HIPOTECAS": a built block is sold back to the bank entirely before any title is mortgaged.
+    st = own(game("monopolio"), 0, 6, 8, 9)
+    st.level[6] = 1
+    st.bank_houses -= 1
+    with pytest.raises(IllegalAction) as err:
+        act(st, "mortgage", square=8)
     assert err.value.code == "sell_buildings_first"
 
 
-def test_mortgaged_title_traded_receiver_pays_ten_percent_and_may_lift_without_paying_it_again() -> None:
+def test_mortgaged_title_sold_between_players_stays_mortgaged_and_nothing_is_charged_at_the_sale() -> None:
+    # Rules 000 §10: only the agreed price moves; the new owner pays the mortgage + 10 % whenever lifting it.
     st = own(game(), 0, 7)
     st.mortgaged[7] = True
     trade = Trade(proposer=0, target=1, give=Offer(titles=(7,)), take=Offer(cash=1000))
     st, _ = act(st, "propose_trade", 0, trade=trade)
     st, ev = act(st, "accept_trade", 1)
-    assert st.owner[7] == 1 and transfers(ev, "interest")[0]["amount"] == 750
+    assert st.owner[7] == 1 and st.mortgaged[7]
+    assert [t["amount"] for t in transfers(ev)] == [1000] and not transfers(ev, "interest")
     st, ev = act(st, "unmortgage", 1, square=7)
-    assert transfers(ev, "unmortgage")[0]["amount"] == 7500
+    assert transfers(ev, "unmortgage")[0]["amount"] == 7500 + 750
+
+
+def test_mortgaged_title_traded_in_monopolio_receiver_pays_ten_percent_at_once_and_may_lift_without_it_again() -> None:
+    # Rules 001 "VENTAS ENTRE JUGADORES": 10 % on receiving it; lifting at once then costs the mortgage alone.
+    st = own(game("monopolio"), 0, 6)
+    st.mortgaged[6] = True
+    trade = Trade(proposer=0, target=1, give=Offer(titles=(6,)), take=Offer(cash=1000))
+    st, _ = act(st, "propose_trade", 0, trade=trade)
+    st, ev = act(st, "accept_trade", 1)
+    assert st.owner[6] == 1 and transfers(ev, "interest")[0]["amount"] == 500
+    st, ev = act(st, "unmortgage", 1, square=6)
+    assert transfers(ev, "unmortgage")[0]["amount"] == 5000
 
 
 # -- trades -------------------------------------------------------------------------------------------
@@ -428,6 +473,49 @@ def test_mundial_trading_window_only_when_all_titles_sold_and_no_block_held() ->
     with pytest.raises(IllegalAction) as err:
         act(st, "propose_trade", 1, trade=Trade(proposer=1, target=0, give=Offer(cash=1)))
     assert err.value.code in ("trade_open", "trade_only_on_your_turn")
+
+
+@pytest.mark.parametrize("edition", ["turismundo", "monopolio", "mundial"])
+def test_no_gifts_between_players(edition: str) -> None:
+    # Rules 000: "Ningún jugador puede pedir prestado o prestar a otro"; 001: lending money or properties is
+    # forbidden; 002: players sell, exchange or buy properties.
+    st = own(game(edition), 0, 9)
+    ed = load(edition)
+    for trade in (
+        Trade(proposer=0, target=1, give=Offer(titles=(9,))),
+        Trade(proposer=0, target=1, give=Offer(cash=100)),
+        Trade(proposer=0, target=1, take=Offer(cash=100)),
+    ):
+        assert refusal(st, ed, Action(kind="propose_trade", seat=0, trade=trade)) == ("trade_is_a_gift", {})
+
+
+def test_no_loans_between_players_cash_for_cash() -> None:
+    st = game()
+    trade = Trade(proposer=0, target=1, give=Offer(cash=10000), take=Offer(cash=1))
+    with pytest.raises(IllegalAction) as err:
+        act(st, "propose_trade", trade=trade)
+    assert err.value.code == "trade_is_a_loan"
+
+
+def test_a_debt_is_not_paid_by_a_gift_from_another_seat() -> None:
+    st = own(game(players=3), 1, 7)
+    st.seats[0].cash = 0
+    st, _ = roll(st, 3, 4)
+    assert st.debts
+    with pytest.raises(IllegalAction) as err:
+        act(st, "propose_trade", 2, trade=Trade(proposer=2, target=0, give=Offer(cash=1500)))
+    assert err.value.code == "trade_is_a_gift"
+
+
+def test_a_card_sold_for_cash_is_a_trade() -> None:
+    # Rules 000 §5: the card to leave Deportado may be bought from another player at an agreed price.
+    st = game()
+    st.seats[1].jail_cards = ["fax_reivindicacion"]
+    st.decks["fax"].remove("fax_reivindicacion")
+    trade = Trade(proposer=0, target=1, give=Offer(cash=3000), take=Offer(cards=("fax_reivindicacion",)))
+    st, _ = act(st, "propose_trade", trade=trade)
+    st, _ = act(st, "accept_trade", 1)
+    assert st.seats[0].jail_cards == ["fax_reivindicacion"]
 
 
 # -- cards --------------------------------------------------------------------------------------------
@@ -634,7 +722,7 @@ def test_in_jail_a_seat_builds_trades_and_mortgages() -> None:
     st = own(_jailed(), 0, 1, 2, 4, 7)
     st, _ = act(st, "build", square=1)
     st, _ = act(st, "mortgage", square=7)
-    st, _ = act(st, "propose_trade", trade=Trade(proposer=0, target=1, give=Offer(cash=100)))
+    st, _ = act(st, "propose_trade", trade=Trade(proposer=0, target=1, give=Offer(titles=(7,)), take=Offer(cash=100)))
     assert st.level[1] == 1 and st.mortgaged[7] and st.trade is not None
 
 
@@ -670,11 +758,13 @@ def test_bankrupt_to_a_seat_gives_everything_after_selling_buildings_at_half() -
     assert st.seats[1].jail_cards == ["fax_reivindicacion"]
     # 1,000 cash + 3 restaurants at half (7,500) to the creditor, less the 10 % on Italia (900).
     assert st.seats[1].cash == cash1 + 1000 + 7500 - 900
+    st, _ = act(st, "keep_mortgaged", 1)  # the creditor's decision on Italia (see below)
     assert st.current == 1 and st.phase == "roll"
 
 
 def test_bankrupt_to_the_bank_auctions_the_titles() -> None:
     st = own(game(players=3), 0, 7, 12)
+    st.mortgaged[7] = st.mortgaged[12] = True
     st.seats[0].cash = 0
     st.seats[0].pos = 23
     st, _ = roll(st, 2, 3)  # Aduana
@@ -691,6 +781,153 @@ def test_game_goes_on_without_the_bankrupt_seat_and_the_last_one_wins() -> None:
     st, _ = roll(st, 3, 4)
     st, ev = act(st, "bankrupt")
     assert st.phase == "over" and st.winner == 1 and "game_over" in codes(ev)
+
+
+def test_bankruptcy_refused_while_selling_and_mortgaging_would_pay_the_debt() -> None:
+    # Rules 000 §12: bankrupt is who cannot gather the sum "ni hipotecando, ni vendiendo" (also 001 and 002).
+    st = own(game(), 1, 6, 7, 9)
+    st.level[6] = st.level[7] = st.level[9] = 3
+    own(st, 0, 1, 2, 4, 12)
+    st.level[1] = st.level[2] = st.level[4] = 1
+    st.bank_houses -= 12
+    st.seats[0].cash = 1000
+    st, _ = roll(st, 3, 4)  # Argentina with 3 restaurants: 27,000
+    # 3 restaurants at half (7,500) + mortgages of Canadá, E.U.A., Costa Rica and Italia (18,500): 26,000.
+    assert not any(a.kind == "bankrupt" for a in legal_actions(st, 0))
+    with pytest.raises(IllegalAction) as err:
+        act(st, "bankrupt")
+    assert (err.value.code, err.value.params) == ("debt_can_be_raised", {"amount": 26000})
+    st.debts[0].amount = 27001  # one peso more than everything would raise
+    assert any(a.kind == "bankrupt" for a in legal_actions(st, 0))
+    st, _ = act(st, "bankrupt")
+    assert st.seats[0].out
+
+
+def test_bankruptcy_counts_what_the_bank_pays_for_titles_in_mundial() -> None:
+    # Rules 002 "Bankruptcy": bankrupt when the value of the properties does not cover the debt; the bank
+    # buys titles back at their price ("Returns to the Bank"), more than their mortgage.
+    st = own(game("mundial"), 1, 7)
+    own(st, 0, 9)
+    st.seats[0].cash = 5
+    st, _ = roll(st, 3, 4)  # Argentina: 20
+    with pytest.raises(IllegalAction) as err:
+        act(st, "bankrupt")
+    assert (err.value.code, err.value.params) == ("debt_can_be_raised", {"amount": 200})
+    st, ev = act(st, "sell_title", square=9)
+    assert not st.debts and st.seats[0].cash == 5 + 200 - 20
+
+
+def test_creditor_pays_the_interest_and_may_lift_inherited_mortgages_for_the_mortgage_alone_that_same_turn() -> None:
+    # Rules 000 §12: the creditor pays the 10 % at once and "en ese mismo turno" may lift for the mortgage
+    # alone; later, the 10 % is due again. The bankruptcy ends the debtor's turn, so the decision comes first.
+    st = own(game(players=3), 1, 6, 7, 9)
+    st.level[6] = st.level[7] = st.level[9] = 5
+    st.bank_hotels -= 3
+    own(st, 0, 12, 14, 26)
+    st.mortgaged[12] = st.mortgaged[14] = st.mortgaged[26] = True
+    st.seats[0].cash = 1000
+    st, _ = roll(st, 3, 4)
+    cash = st.seats[1].cash
+    st, ev = act(st, "bankrupt")
+    assert [t["amount"] for t in transfers(ev, "interest")] == [900, 1000, 1350]
+    assert "may_lift" in codes(ev) and st.lift is not None and st.lift.squares == [12, 14, 26]
+    assert st.seat_to_act() == [1] and st.current == 0
+    with pytest.raises(IllegalAction) as err:  # play waits for the creditor
+        act(st, "roll", 1)
+    assert err.value.code in ("not_your_turn", "lift_pending")
+    st, ev = act(st, "unmortgage", 1, square=14)
+    assert transfers(ev, "unmortgage")[0]["amount"] == 10000 and st.lift.squares == [12, 26]
+    st, ev = act(st, "keep_mortgaged", 1)
+    assert st.lift is None and st.current == 1 and st.phase == "roll" and "kept_mortgaged" in codes(ev)
+    assert st.seats[1].cash == cash + 1000 - 900 - 1000 - 1350 - 10000
+    st, ev = act(st, "unmortgage", 1, square=12)  # the same turn has passed: the 10 % again
+    assert transfers(ev, "unmortgage")[0]["amount"] == 9000 + 900
+
+
+def test_creditor_who_lifts_every_inherited_mortgage_ends_the_decision() -> None:
+    st = own(game(), 1, 7)
+    own(st, 0, 12)
+    st.mortgaged[12] = True
+    st.seats[0].cash = 0
+    st.seats[1].cash = 9000
+    own(st, 1, 6, 9)  # the whole block: Argentina charges 3,000 and seat 0 has nothing to raise
+    st, ev = roll(st, 3, 4)
+    st, ev = act(st, "bankrupt")
+    assert st.phase == "over"  # two seats: the game is over, nothing is left to decide
+    assert st.lift is None
+    st = own(game(players=3), 1, 6, 7, 9)
+    own(st, 0, 12)
+    st.mortgaged[12] = True
+    st.seats[0].cash = 0
+    st, _ = roll(st, 3, 4)
+    st, _ = act(st, "bankrupt")
+    st, ev = act(st, "unmortgage", 1, square=12)
+    assert st.lift is None and st.current == 1 and "turn_started" in codes(ev)
+
+
+def test_creditor_who_cannot_pay_the_interest_owes_it_first_and_then_decides() -> None:
+    st = own(game(players=3), 1, 6, 7, 9)
+    own(st, 0, 12, 14)
+    st.mortgaged[12] = st.mortgaged[14] = True
+    own(st, 1, 15)
+    st.seats[0].cash = 0
+    st.seats[1].cash = 0
+    st, _ = roll(st, 3, 4)  # rent 3,000; nothing to raise
+    st, ev = act(st, "bankrupt")
+    assert st.debts[0].debtor == 1 and st.debts[0].reason == "interest" and st.lift is not None
+    assert st.seat_to_act() == [1]
+    with pytest.raises(IllegalAction) as err:
+        act(st, "keep_mortgaged", 1)
+    assert err.value.code == "debt_pending"
+    st, _ = act(st, "mortgage", 1, square=15)  # 10,000 pays both interests (900 and 1,000)
+    assert not st.debts and st.lift is not None
+    st, _ = act(st, "keep_mortgaged", 1)
+    assert st.current == 1
+
+
+def test_mortgaged_title_handed_to_the_bank_in_payment_in_monopolio() -> None:
+    # Rules 001 "HIPOTECAS": the bank takes a mortgaged title in payment, keeps its 10 % and auctions it.
+    st = own(game("monopolio", players=3), 1, 37)
+    own(st, 0, 39)
+    st.mortgaged[39] = True
+    st.seats[0].cash = 0
+    st.seats[0].pos = 30
+    st, ev = roll(st, 3, 4)  # 37 Paseo de la Castellana: 3,500
+    assert st.debts[0].amount == 3500
+    with pytest.raises(IllegalAction) as err:  # Paseo del Prado is still worth 18,000 to the bank
+        act(st, "bankrupt")
+    assert (err.value.code, err.value.params) == ("debt_can_be_raised", {"amount": 18000})
+    assert Action(kind="title_to_bank", seat=0, square=39) in legal_actions(st, 0)
+    st, ev = act(st, "title_to_bank", square=39)
+    # 40,000 less the 20,000 mortgage and its 2,000 of interest.
+    assert transfers(ev, "title_to_bank")[0]["amount"] == 18000 and not st.debts
+    assert st.owner[39] == -1 and not st.mortgaged[39]
+    assert st.auction is not None and st.auction.square == 39 and st.seats[0].cash == 18000 - 3500
+
+
+def test_a_mortgaged_title_goes_to_the_bank_only_in_payment_and_only_in_monopolio() -> None:
+    st = own(game("monopolio"), 0, 39)
+    st.mortgaged[39] = True
+    with pytest.raises(IllegalAction) as err:
+        act(st, "title_to_bank", square=39)
+    assert err.value.code == "not_in_debt"
+    st = own(game(), 0, 7)
+    st.mortgaged[7] = True
+    with pytest.raises(IllegalAction) as err:
+        act(st, "title_to_bank", square=7)
+    assert err.value.code == "bank_takes_no_titles"
+
+
+def test_bankruptcy_interest_is_ten_percent_of_the_mortgage() -> None:
+    # Rules 000 §12 says "10% del valor de la propiedad"; read as the 10 % on the mortgage that §10 charges
+    # (see the edition file): Italia (price 18,000, mortgage 9,000) costs its creditor 900.
+    st = own(game(players=3), 1, 6, 7, 9)
+    own(st, 0, 12)
+    st.mortgaged[12] = True
+    st.seats[0].cash = 0
+    st, _ = roll(st, 3, 4)
+    st, ev = act(st, "bankrupt")
+    assert transfers(ev, "interest")[0]["amount"] == 900
 
 
 # -- the end ------------------------------------------------------------------------------------------
@@ -792,6 +1029,134 @@ def test_mundial_bank_buys_titles_back() -> None:
     assert st.owner[7] == -1 and transfers(ev, "sell_title")[0]["amount"] == 200
     st, ev = act(st, "sell_title", square=9)
     assert transfers(ev, "sell_title")[0]["amount"] == 100
+
+
+# -- the modern rulebook (mundial, rules 002) and its house rules ------------------------------------------
+
+
+def test_mundial_doubles_give_no_extra_roll() -> None:
+    # Rules 002 "Starting the Game": roll and move; nothing more on a double.
+    st = game("mundial")
+    st, _ = roll(st, 2, 2)  # 4 Costa Rica
+    st, _ = act(st, "decline")
+    assert st.phase == "end" and st.doubles == 0
+
+
+def test_mundial_declined_title_stays_with_the_bank() -> None:
+    # Rules 002 "Properties": a player "may buy"; nothing says the bank auctions what is declined.
+    st = game("mundial")
+    st, _ = roll(st, 3, 4)
+    st, ev = act(st, "decline")
+    assert st.auction is None and st.owner[7] == -1 and "auction_opened" not in codes(ev)
+
+
+def test_mundial_lifting_a_mortgage_pays_back_the_mortgage() -> None:
+    # Rules 002 "Mortgages": the mortgage is lent by the bank; no interest is written anywhere.
+    st = own(game("mundial"), 0, 7)
+    st, _ = act(st, "mortgage", square=7)
+    st, ev = act(st, "unmortgage", square=7)
+    assert transfers(ev, "unmortgage")[0]["amount"] == 100
+
+
+def test_mundial_building_need_not_be_even() -> None:
+    # Rules 002 "Restaurants and Hotels": the whole set, up to 4 restaurants per title, then a hotel in their
+    # place; nothing about spreading them.
+    st = own(game("mundial"), 0, 6, 7, 9)
+    st.seats[0].cash = 5000
+    st, ev = act(st, "build", square=7, count=5)
+    assert [st.level[i] for i in (6, 7, 9)] == [0, 5, 0] and st.bank_hotels == 11
+    st, _ = act(st, "sell", square=7)  # a hotel back to four restaurants, the others untouched
+    assert [st.level[i] for i in (6, 7, 9)] == [0, 4, 0]
+
+
+def test_mundial_hotel_sold_without_restaurants_in_the_bank_takes_only_that_hotel() -> None:
+    st = own(game("mundial"), 0, 6, 7, 9)
+    st.level[7] = st.level[9] = 5
+    st.level[6] = 2
+    st.bank_hotels -= 2
+    st.bank_houses = 3
+    st, ev = act(st, "sell", square=7)
+    assert [st.level[i] for i in (6, 7, 9)] == [2, 0, 5]
+    assert transfers(ev, "sell_building")[0]["amount"] == (4 * 75 + 75) // 2
+
+
+@pytest.mark.parametrize(
+    ("switch", "edition"), [("doubles_roll_again", "mundial"), ("doubles_roll_again", "turismundo")]
+)
+def test_house_rule_another_roll_on_doubles(switch: str, edition: str) -> None:
+    on = edition == "mundial"
+    st = game(edition, **{switch: on})
+    st, _ = roll(st, 2, 2)
+    if st.phase == "buy":
+        st, _ = act(st, "decline")
+        st = _close_auction_with_passes(st)
+    assert st.phase == ("roll" if on else "end")
+
+
+def test_house_rule_three_doubles_to_jail_can_be_switched_off() -> None:
+    st = game(three_doubles_jail=False)
+    st.seats[0].pos = 36
+    st, _ = roll(st, 1, 1)  # 38
+    st, _ = act(st, "decline")
+    st = _close_auction_with_passes(st)
+    st, _ = roll(st, 1, 1)  # 0
+    st, ev = roll(st, 2, 2)  # a third double: the seat just moves on to 4 and rolls again
+    assert "three_doubles" not in codes(ev) and st.seats[0].pos == 4 and not st.seats[0].jailed
+    st = game("mundial", doubles_roll_again=True, three_doubles_jail=True)
+    st.doubles = 2
+    st, ev = roll(st, 3, 3)
+    assert "three_doubles" in codes(ev) and st.seats[0].jailed
+
+
+def test_house_rule_auction_on_decline_in_mundial() -> None:
+    st = game("mundial", auction_on_decline=True)
+    st, _ = roll(st, 3, 4)
+    st, _ = act(st, "decline")
+    assert st.auction is not None and st.auction.square == 7
+
+
+def test_house_rule_mortgage_interest() -> None:
+    st = own(game("mundial", mortgage_interest=True), 0, 7)
+    st.mortgaged[7] = True
+    st, ev = act(st, "unmortgage", square=7)
+    assert transfers(ev, "unmortgage")[0]["amount"] == 110
+    st = own(game(mortgage_interest=False), 0, 7)
+    st.mortgaged[7] = True
+    st, ev = act(st, "unmortgage", square=7)
+    assert transfers(ev, "unmortgage")[0]["amount"] == 7500
+
+
+def test_house_rule_even_building() -> None:
+    st = own(game("mundial", even_building=True), 0, 6, 7, 9)
+    st, _ = act(st, "build", square=7)
+    with pytest.raises(IllegalAction) as err:
+        act(st, "build", square=7)
+    assert err.value.code == "build_evenly"
+    st = own(game(even_building=False), 0, 1, 2, 4)
+    st, _ = act(st, "build", square=1, count=3)
+    assert [st.level[i] for i in (1, 2, 4)] == [3, 0, 0]
+
+
+def test_a_new_game_stores_the_rules_it_plays_by() -> None:
+    st, _ = new_game("mundial", ["A", "B"], seed=1, settings=Settings(even_building=True))
+    s = st.settings
+    assert s.rulebook == 1
+    assert (s.doubles_roll_again, s.three_doubles_jail, s.auction_on_decline, s.mortgage_interest) == (False,) * 4
+    assert s.even_building and s.trading_window and s.double_rent_with_mortgaged and not s.club_loans
+    st, _ = new_game("turismundo", ["A", "B"], seed=1)
+    s = st.settings
+    assert s.doubles_roll_again and s.three_doubles_jail and s.auction_on_decline and s.mortgage_interest
+    assert s.even_building and s.club_loans and not s.trading_window
+
+
+def test_a_game_stored_before_the_rulebook_keeps_the_earlier_readings() -> None:
+    st = game("mundial")
+    st.settings = Settings()  # as a game stored before the rulebook existed reads back
+    st, _ = roll(st, 2, 2)
+    st, _ = act(st, "decline")
+    assert st.auction is not None  # rulebook 0 auctioned a declined title in every edition
+    st = _close_auction_with_passes(st)
+    assert st.phase == "roll"  # and rolled again on doubles
 
 
 # -- the contract -------------------------------------------------------------------------------------

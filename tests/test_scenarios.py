@@ -161,6 +161,19 @@ def test_short_two_seat_game_with_known_dice_ends_in_bankruptcy() -> None:
     st, ev = throw(st, 2, 1)  # T16 P1: 28 Aduana
     st, ev = throw(st, 1, 2)  # fails and owes 10,000 with 9,000
     assert st.debts and st.debts[0].creditor == BANK and st.seats[1].cash == 9000
+    with pytest.raises(IllegalAction) as err:  # mortgaging Consulado would pay it: no bankruptcy yet
+        act(st, "bankrupt")
+    assert (err.value.code, err.value.params) == ("debt_can_be_raised", {"amount": 7500})
+    st, _ = step(st, "mortgage", square=32)
+    assert not st.debts and st.seats[1].cash == 6500
+    st, _ = step(st, "end_turn")
+    st, _ = throw(st, 1, 2)  # T17 P0: 39 Marruecos, nobody bids
+    st, _ = step(st, "decline")
+    st = pass_all(st)
+    st, _ = step(st, "end_turn")
+    stack_deck(st, "fax", "fax_multa_aduana")
+    st, ev = throw(st, 4, 5)  # T18 P1: 37 Fax, pays 15,000 with 6,500 and a mortgaged title: nothing to raise
+    assert st.debts[0].amount == 15000
     st, ev = step(st, "bankrupt")
     assert st.phase == "over" and st.winner == 0 and [s.seat for s in st.standings] == [0, 1]
     assert st.owner[32] == st.owner[1] == BANK and st.seats[1].out
@@ -264,6 +277,7 @@ def test_oceania_in_mundial_reached_by_a_double_ends_the_turn_and_costs_three_tu
 
 def test_bankruptcy_in_the_middle_of_an_auction_only_game() -> None:
     st = own(game(players=3, auction_only=True), 0, 12)
+    st.mortgaged[12] = True  # nothing left to raise
     st.seats[0].pos = 30
     st.seats[0].jailed = True
     st.seats[0].jail_turns = 2
@@ -421,7 +435,8 @@ def test_mundial_offers_no_trade_button_before_the_trading_window_opens() -> Non
     for k, square in enumerate(titles):  # dealt round the table: nobody holds a whole block
         st.owner[square] = k % 3
     assert [any(a.kind == "propose_trade" for a in legal_actions(st, s)) for s in range(3)] == [True, False, False]
-    st, _ = step(st, "propose_trade", trade=Trade(proposer=0, target=1, give=Offer(cash=10)))
+    sale = Trade(proposer=0, target=1, give=Offer(titles=(titles[0],)), take=Offer(cash=10))
+    st, _ = step(st, "propose_trade", trade=sale)
     assert st.trade is not None
     st, _ = throw(st, 1, 2)
     st, ev = pass_turn(st)  # the offer dies with the proposer's turn instead of blocking every other one
@@ -542,15 +557,17 @@ def test_the_highest_bidder_cannot_spend_the_bid_and_walk_away() -> None:
 
 # -- legality agrees with applying ------------------------------------------------------------------------
 
-SEAT_KINDS = ("roll", "buy", "decline", "end_turn", "pay_fine", "use_card", "pass_bid", "bankrupt", "withdraw")
+SEAT_KINDS = (
+    "roll", "buy", "decline", "end_turn", "pay_fine", "use_card", "pass_bid", "bankrupt", "withdraw", "keep_mortgaged",
+)  # fmt: skip
 TRADE_ANSWERS = ("accept_trade", "reject_trade", "cancel_trade")
-SQUARE_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title")
+SQUARE_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title", "title_to_bank")
 # How often a random walk picks each kind: enough buying and building to reach hotels, debts and bankruptcies.
 WEIGHTS = {
     "roll": 6, "buy": 6, "decline": 1, "end_turn": 4, "bid": 2, "pass_bid": 3, "build": 6, "sell": 1,
     "mortgage": 1, "unmortgage": 1, "sell_title": 0.3, "take_loan": 1, "pay_fine": 1, "use_card": 1,
     "propose_trade": 0.5, "accept_trade": 2, "reject_trade": 1, "cancel_trade": 0.3, "bankrupt": 0.2,
-    "withdraw": 0.01,
+    "withdraw": 0.01, "keep_mortgaged": 1, "title_to_bank": 0.5,
 }  # fmt: skip
 
 

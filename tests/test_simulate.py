@@ -14,7 +14,7 @@ from invariants import check_step
 from engine import apply, from_json, load, new_game, to_json
 from engine.board import BOARD_SIZE
 from engine.rules import apply_inplace
-from engine.simulate import Driver, Options, play, run, seat_levels
+from engine.simulate import Driver, Options, game_seed, play, run, seat_levels
 from engine.state import HOTEL, Settings, State
 
 EDITIONS = ("turismundo", "mundial", "monopolio")
@@ -52,6 +52,15 @@ def test_every_edition_plays_to_the_end_with_two_to_six_seats(edition: str, play
 def test_most_games_end_by_bankruptcy() -> None:
     out = run(Options(edition="turismundo", players=4, games=60, seed=7))
     assert out["finished_by_bankruptcy"] >= 0.9 * out["games"]
+
+
+def test_runs_with_neighbouring_seeds_play_unrelated_games() -> None:
+    # Game i of a run plays with a seed mixed from (seed, i): runs with seeds 3 and 4 share no game.
+    three = {game_seed(3, i) for i in range(1000)}
+    four = {game_seed(4, i) for i in range(1000)}
+    assert len(three) == len(four) == 1000 and not three & four
+    assert all(0 <= s < 2**63 for s in three | four)
+    assert game_seed(3, 0) == game_seed(3, 0)
 
 
 def test_normal_beats_facil() -> None:

@@ -23,7 +23,7 @@ from engine.state import State
 JAIL_POLICIES = ("short", "long")
 
 # When a planned move is refused (it should not happen), the first of these legal kinds is taken instead.
-_SAFE_KINDS = ("roll", "end_turn", "decline", "pass_bid", "reject_trade", "cancel_trade", "bankrupt")
+_SAFE_KINDS = ("roll", "end_turn", "decline", "pass_bid", "reject_trade", "cancel_trade", "keep_mortgaged", "bankrupt")
 
 
 def choose(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "short") -> Action | None:
@@ -48,6 +48,12 @@ def _decide(st: State, t: Table, seat: int, style: Style, jail: str) -> Action |
     if st.debts:
         if st.debts[0].debtor == seat:
             return money.settle_debt(st, t, seat)
+        if st.trade is not None and st.trade.target == seat:
+            return trades.answer(st, t, seat, style)
+        return None
+    if st.lift is not None:
+        if st.lift.seat == seat:
+            return money.lift_inherited(st, t, seat, style)
         if st.trade is not None and st.trade.target == seat:
             return trades.answer(st, t, seat, style)
         return None

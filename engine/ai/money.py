@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import board
 from engine.actions import Action
 from engine.ai.levels import Style
-from engine.ai.view import Table, owns_all, raisable, start_cash
+from engine.ai.view import Reserve, Table, owns_all, start_cash
 from engine.legal import build_plan, unmortgage_cost
 from engine.state import HOTEL, State
 
@@ -15,11 +15,12 @@ def settle_debt(st: State, t: Table, seat: int) -> Action:
 
     The cheapest loss goes first: mortgage titles that earn little alone (a title outside a complete block,
     lowest rent first), then sell buildings (half their cost back; the least profitable block first, evenly),
-    then mortgage titles of complete blocks, and, where the bank buys titles back, sell them last.
+    then mortgage titles of complete blocks, and, where the bank buys titles back, sell them last; where it
+    takes mortgaged titles in payment, hand those over last of all.
     """
     owed = sum(d.amount for d in st.debts if d.debtor == seat)
     cash = st.seats[seat].cash
-    if cash + raisable(st, t, seat) < owed:
+    if cash + board.raisable(st, t.ed, seat) < owed:
         return Action(kind="bankrupt", seat=seat)
     owner, level, mortgaged = st.owner, st.level, st.mortgaged
     lone: list[tuple[int, int]] = []
@@ -47,11 +48,38 @@ def settle_debt(st: State, t: Table, seat: int) -> Action:
         return Action(kind="sell", seat=seat, square=min(built)[2])
     if in_block:
         return Action(kind="mortgage", seat=seat, square=min(in_block)[1])
-    if t.ed.rules.bank_buys_titles:
+    rules = board.rules(st, t.ed)
+    if rules.bank_buys_titles:
         for i in t.titles:
             if owner[i] == seat:
                 return Action(kind="sell_title", seat=seat, square=i)
+    if rules.mortgaged_title_to_bank:
+        handed = [(t.price[i], i) for i in t.titles if owner[i] == seat and mortgaged[i]]
+        if handed:
+            return Action(kind="title_to_bank", seat=seat, square=min(handed)[1])
     return Action(kind="bankrupt", seat=seat)
+
+
+def lift_inherited(st: State, t: Table, seat: int, style: Style) -> Action:
+    """A creditor's one chance to lift inherited mortgages for the mortgage alone: lift while the cash left
+    covers the worst rent on the board (titles of complete blocks first, dearest first), keep the rest."""
+    lift = st.lift
+    assert lift is not None
+    owner = st.owner
+    cash = st.seats[seat].cash
+    keep = Reserve(st, t, seat, style).exact()
+    best: tuple[int, int, int] | None = None
+    for i in lift.squares:
+        cost = unmortgage_cost(st, t.ed, i)
+        if cash - cost < keep:
+            continue
+        members = t.members[i]
+        key = (0 if members and owns_all(owner, members, seat) else 1, -t.price[i], i)
+        if best is None or key < best:
+            best = key
+    if best is None:
+        return Action(kind="keep_mortgaged", seat=seat)
+    return Action(kind="unmortgage", seat=seat, square=best[2])
 
 
 def cheapest_build(st: State, t: Table, seat: int, style: Style) -> int:

@@ -199,6 +199,8 @@ def _offers(
         # The least cash c with  c + theirs - envy * (mine - c) >= floor.
         needed = (floor - theirs + envy * max(mine, 0.0)) / (1.0 + envy)
         amount = int(-(-needed // unit) * unit) if needed > 0 else 0
+        if not give:
+            amount = max(amount, unit)  # a title for nothing would be a gift, which the rules forbid
         if amount > cash - reserve:
             continue
         trade = Trade(proposer=seat, target=partner, give=Offer(titles=give, cash=amount), take=base.take)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.edition import TITLE_KINDS, Edition, load
-from engine.state import BANK, HOTEL, State
+from engine.state import BANK, State
 
 if TYPE_CHECKING:
     from engine.ai.levels import Style
@@ -154,26 +154,6 @@ def top_rents(st: State, t: Table) -> dict[int, int]:
         if r > tops.get(o, 0):
             tops[o] = r
     return tops
-
-
-def raisable(st: State, t: Table, seat: int) -> int:
-    """The cash `seat` could raise from the bank by selling every building and mortgaging (or, where the
-    bank buys titles, selling) every title."""
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    bank_buys = t.ed.rules.bank_buys_titles
-    total = 0
-    for i in t.titles:
-        if owner[i] != seat:
-            continue
-        lv = level[i]
-        if lv:
-            houses = 4 if lv == HOTEL else lv
-            total += (houses * t.house_cost[i] + (t.hotel_cost[i] if lv == HOTEL else 0)) // 2
-        if bank_buys:
-            total += t.price[i] // 2 if mortgaged[i] else t.price[i]
-        elif not mortgaged[i]:
-            total += t.mortgage[i]
-    return total
 
 
 def others_in_block(owner: list[int], members: tuple[int, ...], seat: int) -> tuple[int, int, int]:

@@ -20,7 +20,7 @@ import pytest
 
 from bot import ids
 from bot.store import GameRow, Store
-from engine import State
+from engine import State, legal_actions
 from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Reply
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -242,7 +242,10 @@ class World:
             return
         if st.debts:
             debtor = st.debts[0].debtor
-            await self.act(gid, self.user_of(gid, debtor), self.table(channel), "bankrupt")  # type: ignore[arg-type]
+            if any(a.kind == "bankrupt" for a in legal_actions(st, debtor)):
+                await self.act(gid, self.user_of(gid, debtor), self.table(channel), "bankrupt")  # type: ignore[arg-type]
+            else:
+                await self.raise_money(gid, debtor, channel)
             return
         if st.auction is not None:
             auction = self.with_verb("pass_bid", channel)
@@ -267,6 +270,24 @@ class World:
         else:
             verb = "end_turn"
         await self.act(gid, user, table, verb)
+
+    async def raise_money(self, gid: int, seat: int, channel: FakeChannel | None = None) -> None:
+        """Sell back or mortgage the first thing the table's menus offer, as a debtor who may not declare
+        bankruptcy yet (selling and mortgaging would still pay the debt) does."""
+        table = self.table(channel)
+        assert table is not None
+        user = self.user_of(gid, seat)
+        menus = [ids.parse(c) for c in table.custom_ids()]
+        kind = next((k for k in ("sell", "mortgage", "sell_title") if any(
+            p and p.verb == "menu" and p.arg == k for p in menus)), None)
+        assert kind is not None, f"nothing to raise money with on {table.custom_ids()}"
+        menu = await self.fake.click(user, table, self.custom_id_for(table, "menu", kind))
+        await menu.wait()
+        assert menu.message is not None, menu.content
+        value = menu.message.component(type=3)["options"][0]["value"]
+        before = self.store.game(gid).version
+        await (await self.fake.select(user, menu.message, menu.message.custom_ids()[0], [value]))
+        await self.eventually(lambda: self.store.game(gid).version > before, what=f"the {kind} to be applied")
 
     async def play_until(self, gid: int, done: Callable[[State], bool], channel: FakeChannel | None = None,
                          steps: int = 2000, timers: bool = False, **kwargs: Any) -> State:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import State
+from engine import State, legal_actions
 from tests.e2e.conftest import World
 
 
@@ -20,7 +20,12 @@ async def command_step(world: World, gid: int, st: State) -> None:
             await world.act(gid, user, bidder_table, "pass_bid")
             return
     elif st.debts:
-        answer = await world.slash(world.user_of(gid, st.debts[0].debtor), "bankrupt")
+        debtor = st.debts[0].debtor
+        # Bankruptcy only when selling and mortgaging cannot pay; until then, sell or mortgage.
+        moves = [a for a in legal_actions(st, debtor) if a.kind in ("bankrupt", "sell", "mortgage")]
+        move = min(moves, key=lambda a: ("bankrupt", "sell", "mortgage").index(a.kind))
+        options = {} if move.kind == "bankrupt" else {"property": str(move.square)}
+        answer = await world.slash(world.user_of(gid, debtor), move.kind, **options)
     else:
         user = world.user_of(gid, st.current)
         command = {"roll": "roll", "customs": "roll", "end": "endturn"}.get(st.phase)

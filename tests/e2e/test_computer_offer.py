@@ -18,19 +18,23 @@ async def test_an_unanswered_computer_offer_is_turned_down_not_lost(world: World
     gid = await world.open_table(world.ana, [], computers=1, turn_timeout=60)
     st = await world.start(gid, world.ana)
     await world.bot.stop()
-    # With the bot down, play straight into the store until it is the computer's turn, then let the
-    # computer offer Ana $1,000 for nothing: the table the bot finds on its return.
+    # With the bot down, play straight into the store (Ana buys her first title) until it is the computer's
+    # turn with Ana holding a title, then let the computer offer her $1,000 for it: the table the bot finds
+    # on its return.
     row = world.game(gid)
     cpu = next(s.seat for s in row.seats if s.computer)
     ana = next(s.seat for s in row.seats if not s.computer)
-    while st.current != cpu or st.phase not in ("roll", "end"):
+    while ana not in st.owner or st.current != cpu or st.phase not in ("roll", "end"):
         mine = legal_actions(st, st.seat_to_act()[0])
-        kind_order = ("end_turn", "decline", "pass_bid", "roll", "bankrupt")
+        first = ("buy",) if st.current == ana and ana not in st.owner else ()
+        kind_order = (*first, "end_turn", "decline", "pass_bid", "roll", "bankrupt")
         action = next(a for k in kind_order for a in mine if a.kind == k)
         new, events = apply(st, action)
         world.store.apply(gid, st.version, None, action, events, new)
         st = new
-    offer = Action(kind="propose_trade", seat=cpu, trade=Trade(proposer=cpu, target=ana, give=Offer(cash=1000)))
+    title = st.owner.index(ana)
+    trade = Trade(proposer=cpu, target=ana, give=Offer(cash=1000), take=Offer(titles=(title,)))
+    offer = Action(kind="propose_trade", seat=cpu, trade=trade)
     new, events = apply(st, offer)
     world.store.apply(gid, st.version, None, offer, events, new)
     await world.bot.start()

@@ -1,0 +1,70 @@
+"""Which rules a game plays by: its edition's switches, the lobby's house rules and the rulebook it began under.
+
+A game keeps the rules it started with. `new_game` stamps the settings with `RULEBOOK` and writes every house
+rule switch out in full, so the stored settings of a game say what it plays by, whatever the edition files
+say later. Games stored before rulebook 1 carry no such record (`Settings.rulebook` reads 0): they replay
+with the readings of that time, `EARLIER`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import msgspec
+
+from engine.edition import Edition, Rules, load
+from engine.state import Settings
+
+RULEBOOK = 1
+
+# Rulebook 0, before the texts were followed to the letter: every edition rolled again on doubles, auctioned
+# a declined title, charged the 10 % to lift a mortgage and again on every transfer of a mortgaged title, built
+# evenly and mortgaged only bare blocks; any debtor could declare bankruptcy, a trade could be a gift or a
+# loan, and a creditor's right to lift inherited mortgages for the mortgage alone lasted to the end of the turn.
+EARLIER: dict[str, bool] = {
+    "doubles_roll_again": True,
+    "three_doubles_jail": True,
+    "auction_on_decline": True,
+    "mortgage_interest": True,
+    "even_building": True,
+    "interest_on_transfer": True,
+    "mortgage_bare_block": True,
+    "no_lending": False,
+    "mortgaged_title_to_bank": False,
+    "bankruptcy_last_resort": False,
+    "creditor_lifts": False,
+}
+
+# The edition rules a lobby may switch: `Settings` fields of the same name, None keeping the edition's.
+HOUSE_SWITCHES = (
+    "auction_on_decline",
+    "double_rent_with_mortgaged",
+    "trading_window",
+    "club_loans",
+    "doubles_roll_again",
+    "three_doubles_jail",
+    "mortgage_interest",
+    "even_building",
+)
+
+
+def in_force(ed: Edition, settings: Settings) -> Rules:
+    """The rules of a game of `ed` with these settings."""
+    return _in_force(ed.id, settings)
+
+
+@lru_cache(maxsize=256)
+def _in_force(edition_id: str, settings: Settings) -> Rules:
+    changes = dict(EARLIER) if settings.rulebook == 0 else {}
+    for name in HOUSE_SWITCHES:
+        value = getattr(settings, name)
+        if value is not None:
+            changes[name] = value
+    return msgspec.structs.replace(load(edition_id).rules, **changes)
+
+
+def settle(ed: Edition, settings: Settings) -> Settings:
+    """The settings a new game stores: the current rulebook, and every house rule switch written out."""
+    current = msgspec.structs.replace(settings, rulebook=RULEBOOK)
+    rules = in_force(ed, current)
+    return msgspec.structs.replace(current, **{name: getattr(rules, name) for name in HOUSE_SWITCHES})
