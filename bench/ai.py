@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.ai import choose  # noqa: E402
 from engine.edition import available  # noqa: E402
 from engine.rules import apply_inplace, new_game  # noqa: E402
-from engine.simulate import DEFAULT_MAX_TURNS, Driver, seat_levels  # noqa: E402
+from engine.simulate import DEFAULT_MAX_TURNS, Driver, game_seed, seat_levels  # noqa: E402
 from engine.state import Settings  # noqa: E402
 
 
@@ -33,7 +33,7 @@ def timings(edition: str, level: str, games: int, seed: int) -> list[int]:
     for game in range(games):
         levels = seat_levels((level, "normal", "normal", "normal"), 4, game)
         st, _ = new_game(
-            edition, ["A", "B", "C", "D"], seed=seed + game, settings=Settings(max_turns=DEFAULT_MAX_TURNS),
+            edition, ["A", "B", "C", "D"], seed=game_seed(seed, game), settings=Settings(max_turns=DEFAULT_MAX_TURNS),
             computers=levels,
         )  # fmt: skip
         driver = Driver()

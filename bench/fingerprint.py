@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.edition import available  # noqa: E402
 from engine.rules import new_game  # noqa: E402
-from engine.simulate import NAMES, play, seat_levels  # noqa: E402
+from engine.simulate import NAMES, game_seed, play, seat_levels  # noqa: E402
 from engine.state import Settings, to_json  # noqa: E402
 
 
@@ -29,7 +29,7 @@ def fingerprint(edition: str, games: int, seed: int, levels: tuple[str, ...], pl
     turns = actions = 0
     for game in range(games):
         st, _ = new_game(
-            edition, list(NAMES[:players]), seed=seed + game, settings=Settings(max_turns=2000),
+            edition, list(NAMES[:players]), seed=game_seed(seed, game), settings=Settings(max_turns=2000),
             computers=seat_levels(levels, players, game),
         )  # fmt: skip
         result = play(st)

@@ -3,7 +3,11 @@
 A game keeps the rules it started with. `new_game` stamps the settings with `RULEBOOK` and writes every house
 rule switch out in full, so the stored settings of a game say what it plays by, whatever the edition files
 say later. Games stored before rulebook 1 carry no such record (`Settings.rulebook` reads 0): they replay
-with the readings of that time, `EARLIER`.
+with the readings of that time, `EARLIER`, and log the events they logged then (`engine.rules.Game`).
+
+A change to what an action does, or to the events it logs, for a game already stored needs a new
+`RULEBOOK` and keeps the earlier behaviour for games of the earlier ones: `tests/test_old_games.py` replays
+games recorded by earlier engines and compares every event.
 """
 
 from __future__ import annotations

@@ -21,13 +21,16 @@ Event = dict
 class Game:
     """One application of an action: the state being changed, its edition and the events produced."""
 
-    __slots__ = ("st", "ed", "ev", "rules")
+    __slots__ = ("st", "ed", "ev", "rules", "told_in_full")
 
     def __init__(self, st: State, ed: Edition) -> None:
         self.st = st
         self.ed = ed
         self.ev: list[Event] = []
         self.rules = in_force(ed, st.settings)
+        # A game stored before rulebook 1 replays into the events it logged then: a bankruptcy, a withdrawal
+        # and a settled trade told after what they move, without the trade's contents or the jailed owner.
+        self.told_in_full = st.settings.rulebook > 0
 
     def emit(self, code: str, **params: object) -> None:
         params["code"] = code
@@ -404,7 +407,10 @@ def _land(g: Game, s: int, rent_factor: int = 1, card_amount: int = 0) -> None:
                 g.emit("no_rent_mortgaged", seat=s, square=pos)
                 return
             if st.settings.no_rent_in_jail and st.seats[owner].jailed:
-                g.emit("no_rent_in_jail", seat=s, square=pos, owner=owner)
+                if g.told_in_full:
+                    g.emit("no_rent_in_jail", seat=s, square=pos, owner=owner)
+                else:
+                    g.emit("no_rent_in_jail", seat=s, square=pos)
                 return
             if card_amount and kind == "utility":
                 d1, d2 = g.die(), g.die()
@@ -787,8 +793,9 @@ def _accept_trade(g: Game, a: Action) -> None:
     st.trade = None
     # What changes hands is part of the event, so the settled trade can be told in full, before its
     # consequences (the 10 % on mortgaged titles received).
-    g.emit("trade_done", seat=t.proposer, target=t.target, give=msgspec.to_builtins(t.give),
-           take=msgspec.to_builtins(t.take))
+    if g.told_in_full:
+        g.emit("trade_done", seat=t.proposer, target=t.target, give=msgspec.to_builtins(t.give),
+               take=msgspec.to_builtins(t.take))
     g.transfer(t.proposer, t.target, t.give.cash, "trade")
     g.transfer(t.target, t.proposer, t.take.cash, "trade")
     for frm, to, offer in ((t.proposer, t.target, t.give), (t.target, t.proposer, t.take)):
@@ -798,6 +805,8 @@ def _accept_trade(g: Game, a: Action) -> None:
         for sq in offer.titles:
             if _hand_title(g, sq, to, g.rules.interest_on_transfer):
                 st.interest_paid.append(sq)
+    if not g.told_in_full:
+        g.emit("trade_done", seat=t.proposer, target=t.target)
 
 
 def _hand_title(g: Game, square: int, to: int, interest_now: bool) -> bool:
@@ -829,8 +838,11 @@ def _bankrupt(g: Game, a: Action) -> None:
     # A debt to the pot is a debt to the bank, and the bank is who receives everything.
     creditor = st.debts[0].creditor if st.debts[0].creditor >= 0 else BANK
     # The bankruptcy is told first, then what it moves: the account reads in the order things happen.
-    g.emit("bankrupt", seat=a.seat, creditor=creditor)
+    if g.told_in_full:
+        g.emit("bankrupt", seat=a.seat, creditor=creditor)
     _liquidate(g, a.seat, creditor)
+    if not g.told_in_full:
+        g.emit("bankrupt", seat=a.seat, creditor=creditor)
     st.bankruptcies += 1
     if st.settings.end_at_bankruptcy and st.bankruptcies >= st.settings.end_at_bankruptcy:
         st.phase = "finish"
@@ -839,8 +851,11 @@ def _bankrupt(g: Game, a: Action) -> None:
 
 
 def _withdraw(g: Game, a: Action) -> None:
-    g.emit("withdrew", seat=a.seat)
+    if g.told_in_full:
+        g.emit("withdrew", seat=a.seat)
     _liquidate(g, a.seat, BANK)
+    if not g.told_in_full:
+        g.emit("withdrew", seat=a.seat)
 
 
 def _liquidate(g: Game, s: int, creditor: int) -> None:

@@ -12,7 +12,7 @@ from engine.ai import LEVELS, choose
 from engine.ai.value import holdings, holdings_change
 from engine.ai.view import table
 from engine.simulate import Driver, play
-from engine.state import Auction, Debt
+from engine.state import Auction, Debt, Settings
 
 LEVEL_NAMES = tuple(LEVELS)
 
@@ -32,7 +32,9 @@ def test_every_seat_asked_at_every_step_answers_legally(edition: str, players: i
     """Asked at any moment (its turn or not, in an auction, in debt, facing an offer), a computer either
     waits (None) or sends a legal move; the game itself is played by the driver to its end."""
     levels = [LEVEL_NAMES[i % len(LEVEL_NAMES)] for i in range(players)]
-    st, _ = new_game(edition, [f"P{i}" for i in range(players)], seed=players, computers=levels)
+    # A turn limit: `mundial` as written (no auctions, trades only once every title is sold) can run long.
+    house = Settings(max_turns=400)
+    st, _ = new_game(edition, [f"P{i}" for i in range(players)], seed=players, settings=house, computers=levels)
     driver = Driver("short")
     steps = 0
     while st.phase != "over":

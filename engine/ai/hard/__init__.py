@@ -28,6 +28,12 @@ def decide(st: State, t: Table, seat: int, style: Style, jail_move: object) -> A
         if trade is not None and trade.target == seat:
             return deals.answer(st, r, seat, assets.reserve(st, r, seat))
         return None
+    if st.lift is not None:
+        if st.lift.seat == seat:
+            return money.lift_inherited(st, t, seat, style)
+        if trade is not None and trade.target == seat:
+            return deals.answer(st, r, seat, assets.reserve(st, r, seat))
+        return None
     if trade is not None and trade.target == seat:
         return deals.answer(st, r, seat, assets.reserve(st, r, seat))
     if st.auction is not None:
