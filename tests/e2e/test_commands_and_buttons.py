@@ -82,6 +82,12 @@ async def test_buttons_status_leave_trade_give_and_cancel(world: World) -> None:
     mine = [o["value"] for o in picker.message.component(custom_id=give)["options"]]
     await (await world.fake.select(me, picker.message, give, mine[:1]))
     assert "Das:" in picker.message.content
+    # A title for nothing is a gift, which the rules forbid: refused privately, the draft stays.
+    gift = await world.click(me, picker.message, "trade_send")
+    assert gift.ephemeral and "regalar" in (gift.content or "") and world.game(gid).state.trade is None
+    money = await world.click(me, picker.message, "trade_money")
+    assert money.modal is not None
+    await (await world.fake.submit_modal(me, world.channel, money.modal["custom_id"], {"take_cash": "1,000"}))
     await world.act(gid, me, picker.message, "trade_send")
     st = await world.settled(gid)
     assert st.trade is not None and st.trade.give.titles == (int(mine[0]),)

@@ -46,21 +46,24 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     me = world.user_of(gid, taker)
     them = world.user_of(gid, 1 - taker)
 
-    # 1. A first offer asks too much and is rejected.
+    # 1. Asking for the titles for nothing is a gift, which the rules forbid; a first real offer pays too
+    # little and is rejected.
     builder = await open_builder(world, gid, me, them)
     take = next(c for c in builder.custom_ids() if ":trade_take:" in c)
     await (await world.fake.select(me, builder, take, [str(i) for i in wanted]))
+    gift = await world.click(me, builder, "trade_send")
+    assert gift.ephemeral and "regalar" in (gift.content or "")
     money = await world.click(me, builder, "trade_money")
     assert money.modal is not None
     bad = await (await world.fake.submit_modal(me, world.channel, money.modal["custom_id"],
                                                {"give_cash": "-100", "take_cash": "0"}))
     assert bad.ephemeral and "número" in (bad.content or "")
     edited = await (await world.fake.submit_modal(me, world.channel, money.modal["custom_id"],
-                                                  {"give_cash": "0", "take_cash": "1,000"}))
+                                                  {"give_cash": "1,000", "take_cash": "0"}))
     assert edited.response_type == 7 and "$1,000" in builder.content  # the builder itself shows the cash
     await world.act(gid, me, builder, "trade_send")
     st = await world.settled(gid)
-    assert st.trade is not None and st.trade.take.cash == 1000
+    assert st.trade is not None and st.trade.give.cash == 1000
     offer = world.with_verb("accept_trade")
     assert offer is not None and "🤝" in offer.content
     assert offer.allowed_mentions is not None, offer
@@ -76,6 +79,9 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     builder = await open_builder(world, gid, me, them)
     take = next(c for c in builder.custom_ids() if ":trade_take:" in c)
     await (await world.fake.select(me, builder, take, [str(i) for i in wanted]))
+    money = await world.click(me, builder, "trade_money")
+    assert money.modal is not None
+    await (await world.fake.submit_modal(me, world.channel, money.modal["custom_id"], {"give_cash": "200"}))
     await world.act(gid, me, builder, "trade_send")
     st = await world.settled(gid)
     offer = world.with_verb("counter")
