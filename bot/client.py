@@ -47,13 +47,19 @@ class Tree(app_commands.CommandTree["TuristaBot"]):
             await say(interaction, message)
 
 
-class TuristaBot(discord.Client):
+class TuristaBot(discord.AutoShardedClient):
+    """One bot process: the gateway shards it runs (all of them unless the config names some), and the
+    games of their guilds. Discord sends a guild's interactions to its shard only, so each process serves
+    exactly its own guilds; at start-up it resumes only their games."""
+
     def __init__(self, config: Config, *, commands: Sequence[app_commands.Command | app_commands.Group],
                  components: ComponentHandler) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # the guild cache gives each table its language; nothing privileged is needed
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
-                         guild_ready_timeout=0.1 if config.pace == 0 else 2.0)
+                         guild_ready_timeout=0.1 if config.pace == 0 else 2.0,
+                         shard_count=config.shard_count,
+                         shard_ids=list(config.shards) if config.shards is not None else None)
         self.config = config
         self.tree = Tree(self)
         self.sessions = Sessions(self)
@@ -67,6 +73,10 @@ class TuristaBot(discord.Client):
         self.store = await asyncio.to_thread(Store, self.config.db)
         # The picture workers start (and warm up, at a lower priority) while the commands sync.
         images.start(self.config.render_workers)
+        if self.config.shards and self.store.kind == "sqlite":
+            # A file of this process's own keeps its new game ids apart from other processes' files, so
+            # the files can later be split or merged (resharding). Harmless on a file several share.
+            await asyncio.to_thread(self.store.reserve_block, self.config.shards[0])
         await self.tree.set_translator(CatalogueTranslator())
         for command in self.commands:
             self.tree.add_command(command)
@@ -91,8 +101,18 @@ class TuristaBot(discord.Client):
                 continue
             status_log.info("%s", status_line(activity, time.time()))
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # Discord allows one IDENTIFY per 5 s (per concurrency bucket); the fake Discord of the tests has
+        # no such limit, and five seconds per extra shard would only slow them down.
+        if self.config.pace != 0:
+            await super().before_identify_hook(shard_id, initial=initial)
+
+    def shards_text(self) -> str:
+        mine = self.config.shards if self.config.shards is not None else range(self.shard_count or 1)
+        return f"shard{'s' if len(mine) != 1 else ''} {','.join(map(str, mine))} of {self.shard_count}"
+
     async def on_ready(self) -> None:
-        log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
+        log.info("connected as %s to %d server(s), %s", self.user, len(self.guilds), self.shards_text())
         if not self._resumed:
             self._resumed = True
             await self.sessions.resume_all()

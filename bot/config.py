@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from dotenv import load_dotenv
@@ -38,6 +38,10 @@ class Config:
     log_level: str
     status_minutes: float = 10.0  # how often the running bot logs the status line; 0: never
     render_workers: int | None = None  # processes drawing pictures; None: one per core, 0: a thread of the bot
+    # Gateway shards: with neither, one process runs every shard Discord recommends. `shards` is the part
+    # this process runs (None: all of them); it needs `shard_count`.
+    shard_count: int | None = None
+    shards: tuple[int, ...] | None = None
 
     @property
     def minute(self) -> float:
@@ -50,7 +54,7 @@ def load_config(env_file: str | os.PathLike[str] | None = None) -> Config:
     load_dotenv(env_file or Path.cwd() / ".env", override=False)
     fast = os.environ.get("TURISTA_TEST_FAST", "").strip() not in ("", "0", "false", "no")
     seed = _int_or_none("TURISTA_SEED")
-    return Config(
+    config = Config(
         token=os.environ.get("DISCORD_TOKEN", "").strip(),
         db=os.environ.get("TURISTA_DB", "").strip() or "turista.db",
         dev_guild=_int_or_none("TURISTA_DEV_GUILD"),
@@ -62,3 +66,32 @@ def load_config(env_file: str | os.PathLike[str] | None = None) -> Config:
         status_minutes=_float("TURISTA_STATUS_MINUTES", 10.0),
         render_workers=_int_or_none("TURISTA_RENDER_WORKERS"),
     )
+    return with_shards(config, os.environ.get("TURISTA_SHARD_COUNT", ""), os.environ.get("TURISTA_SHARDS", ""))
+
+
+def parse_shards(spec: str, count: int) -> tuple[int, ...]:
+    """`0-3`, `5`, `0,2,4-6` -> the shard ids, each below `count`."""
+    shards: set[int] = set()
+    for part in spec.replace(" ", "").split(","):
+        low, dash, high = part.partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise SystemExit(f"TURISTA_SHARDS must look like 0-3 or 0,2,5, got {spec!r}")
+        first, last = int(low), int(high) if dash else int(low)
+        if first > last or last >= count:
+            raise SystemExit(f"TURISTA_SHARDS {spec!r} names shards outside 0-{count - 1} (of {count})")
+        shards.update(range(first, last + 1))
+    return tuple(sorted(shards))
+
+
+def with_shards(config: Config, count: str | int | None, shards: str | None) -> Config:
+    """`config` running `shards` (a spec such as `0-3`) of `count` shards; empty values change nothing."""
+    raw = str(count).strip() if count is not None else ""
+    if raw:
+        if not raw.isdigit() or int(raw) < 1:
+            raise SystemExit(f"TURISTA_SHARD_COUNT must be a whole number of shards, 1 or more, got {raw!r}")
+        config = replace(config, shard_count=int(raw), shards=None)
+    if shards and shards.strip():
+        if config.shard_count is None:
+            raise SystemExit("TURISTA_SHARDS needs TURISTA_SHARD_COUNT: which shards, out of how many?")
+        config = replace(config, shards=parse_shards(shards, config.shard_count))
+    return config

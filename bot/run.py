@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.config import Config, load_config
+from bot.config import Config, load_config, with_shards
 
 if TYPE_CHECKING:
     from bot.client import TuristaBot
@@ -56,11 +56,16 @@ def configure_logging(level: str) -> None:
 
 
 def parser(prog: str) -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(
+    parser = argparse.ArgumentParser(
         prog=prog,
         description="Run the Turista bot on Discord. Settings come from the environment or from a .env file "
         "in the working directory (DISCORD_TOKEN, TURISTA_DB, ...; see .env.example).",
     )
+    parser.add_argument("--shard-count", metavar="N", default=None,
+                        help="gateway shards in all (default: $TURISTA_SHARD_COUNT, else what Discord recommends)")
+    parser.add_argument("--shards", metavar="IDS", default=None,
+                        help="the shards this process runs, e.g. 0-3 or 0,2 (default: $TURISTA_SHARDS, else all)")
+    return parser
 
 
 async def serve(bot: TuristaBot, token: str) -> None:
@@ -100,8 +105,8 @@ def database_problem(config: Config) -> str:
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
-    parser(prog).parse_args(argv)
-    config: Config = load_config()
+    args = parser(prog).parse_args(argv)
+    config: Config = with_shards(load_config(), args.shard_count, args.shards)
     if not config.token:
         sys.stderr.write(NO_TOKEN_GUIDE)
         return 2

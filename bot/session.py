@@ -626,7 +626,11 @@ class Sessions:
         """After a start: re-arm the timers of every open game and let computer seats carry on."""
         resumed = []
         async with self.loading:
-            rows = await asyncio.to_thread(self.bot.store.open_games)
+            config = self.bot.config
+            if config.shards is None:  # every shard is this process's
+                rows = await asyncio.to_thread(self.bot.store.open_games)
+            else:
+                rows = await asyncio.to_thread(self.bot.store.open_games, config.shard_count, config.shards)
             for row in rows:
                 if row.status != "active" or row.state is None or row.id in self.by_game:
                     continue  # a click may already have loaded it

@@ -1,5 +1,10 @@
 """The websocket gateway: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME with replay, dispatch.
 
+Sharding works as Discord's: a client identifies with `shard: [shard_id, shard_count]` and that session gets
+the events of the guilds with `(guild_id >> 22) % shard_count == shard_id` (events with no guild, such as
+direct messages, go to shard 0). Several sessions (several shards, several bot processes) may be connected
+at once; each event goes to the newest session whose shard owns its guild.
+
 Dispatching is synchronous (a sequence number is taken and the frame queued at once) so events reach the
 client in the order the test caused them, even when one is triggered from plain (non-async) driver code.
 Events are logged per session so a client that reconnects with RESUME gets what it missed; without that,
@@ -23,6 +28,19 @@ OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HEARTBEAT_ACK = 8, 9, 10, 1
 HEARTBEAT_INTERVAL_MS = 41_250
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's rule: the shard that receives a guild's events."""
+    return (guild_id >> 22) % shard_count
+
+
+def guild_of(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to, None for one outside any guild."""
+    raw = data.get("guild_id")
+    if raw is None and event.startswith("GUILD_") and event != "GUILD_MEMBERS_CHUNK":
+        raw = data.get("id")
+    return int(raw) if raw is not None else None
+
+
 @dataclass(eq=False)
 class GatewaySession:
     """One identified session; it outlives its socket so that it can be resumed."""
@@ -36,6 +54,16 @@ class GatewaySession:
     @property
     def connected(self) -> bool:
         return self.outbox is not None
+
+    @property
+    def shard(self) -> tuple[int, int]:
+        """(shard_id, shard_count) from IDENTIFY; a client that does not shard is shard 0 of 1."""
+        shard = self.identify.get("shard") or [0, 1]
+        return int(shard[0]), int(shard[1])
+
+    def owns(self, guild_id: int | None) -> bool:
+        shard_id, count = self.shard
+        return shard_id == 0 if guild_id is None else shard_of(guild_id, count) == shard_id
 
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
         self.sequence += 1
@@ -52,7 +80,7 @@ class Gateway:
         self,
         *,
         ready_payload: Callable[[GatewaySession], dict[str, Any]],
-        guild_payloads: Callable[[], list[dict[str, Any]]],
+        guild_payloads: Callable[[GatewaySession], list[dict[str, Any]]],
         member_payloads: Callable[[int], list[dict[str, Any]]],
         on_change: Callable[[], None],
     ) -> None:
@@ -70,9 +98,16 @@ class Gateway:
         """The most recently identified session."""
         return next(reversed(self.sessions.values()), None)
 
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The newest session whose shard owns `guild_id` (connected or not: it may still RESUME)."""
+        return next((s for s in reversed(self.sessions.values()) if s.owns(guild_id)), None)
+
+    def connected_shards(self) -> set[tuple[int, int]]:
+        return {s.shard for s in self.sessions.values() if s.connected}
+
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send an event to the current session (kept for replay if it is disconnected)."""
-        session = self.current
+        """Send an event to the session of its guild's shard (kept for replay if it is disconnected)."""
+        session = self.session_for(guild_of(event, data))
         if session is not None:
             session.dispatch(event, data)
 
@@ -126,14 +161,16 @@ class Gateway:
                 return
 
     def _identify(self, outbox: asyncio.Queue[dict[str, Any]], data: dict[str, Any]) -> GatewaySession:
-        # A new IDENTIFY means the client (or a new bot process) gave up its old sessions.
-        for old in [s for s in self.sessions.values() if not s.connected]:
-            del self.sessions[old.id]
         session = GatewaySession(id=secrets.token_hex(16), outbox=outbox, identify=data)
+        # A new IDENTIFY means the client (or a new bot process) gave up its old session of that shard;
+        # one with another shard count means the bot resharded, and every old disconnected one is gone.
+        for old in [s for s in self.sessions.values() if not s.connected]:
+            if old.shard == session.shard or old.shard[1] != session.shard[1]:
+                del self.sessions[old.id]
         self.sessions[session.id] = session
         self.identifies += 1
         session.dispatch("READY", self._ready_payload(session))
-        for guild in self._guild_payloads():
+        for guild in self._guild_payloads(session):
             session.dispatch("GUILD_CREATE", guild)
         self._on_change()
         return session

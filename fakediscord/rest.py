@@ -120,7 +120,7 @@ class RestApi:
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.state.recommended_shards,
                 "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
             }
         )

@@ -63,7 +63,7 @@ class FakeDiscord:
         self.state = State()
         self.gateway = Gateway(
             ready_payload=self._ready_payload,
-            guild_payloads=lambda: [g.to_payload() for g in self.state.guilds.values()],
+            guild_payloads=lambda session: [g.to_payload() for g in self.state.guilds.values() if session.owns(g.id)],
             member_payloads=self._member_payloads,
             on_change=self.state.notifier.changed,
         )
@@ -121,12 +121,12 @@ class FakeDiscord:
             "user": {**self.state.bot.to_payload(), "verified": True, "mfa_enabled": False, "flags": 0},
             "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.state.guilds],
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.state.guilds if session.owns(g)],
             "application": {"id": str(self.state.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
             "presences": [],
-            "shard": [0, 1],
+            "shard": list(session.shard),
         }
 
     # -- world building -----------------------------------------------------------------------------
@@ -141,15 +141,22 @@ class FakeDiscord:
         return list(self.state.guilds.values())
 
     def add_guild(
-        self, name: str = "Turista test", *, locale: str = "es-MX", channels: Iterable[str] = ("general",)
+        self,
+        name: str = "Turista test",
+        *,
+        locale: str = "es-MX",
+        channels: Iterable[str] = ("general",),
+        on_shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """Create a guild the bot is in, with an @everyone role and text ``channels``.
 
         Its owner is a separate user (``fake.state.owner``) so test users are not owners by accident.
+        ``on_shard=(shard_id, shard_count)`` picks an id that Discord routes to that shard.
         If the bot is already connected, it receives GUILD_CREATE.
         """
         state = self.state
-        guild = FakeGuild(id=state.ids.next(), name=name, owner_id=state.owner.id, locale=locale)
+        guild_id = state.ids.next() if on_shard is None else state.ids.next_on_shard(*on_shard)
+        guild = FakeGuild(id=guild_id, name=name, owner_id=state.owner.id, locale=locale)
         guild.roles.append(
             FakeRole(id=guild.id, guild_id=guild.id, name="@everyone", permissions=DEFAULT_MEMBER_PERMISSIONS)
         )
@@ -227,13 +234,29 @@ class FakeDiscord:
     # -- waiting for the bot ------------------------------------------------------------------------
     @property
     def connected(self) -> bool:
-        """Whether a client is identified and its socket open."""
+        """Whether a client is identified and its socket open (with shards: every shard of its count)."""
         session = self.gateway.current
-        return session is not None and session.connected
+        return session is not None and session.connected and self.shards_connected(*range(session.shard[1]))
 
-    async def wait_until_connected(self, timeout: float = 10.0) -> None:
-        """Wait until a client has identified (READY and GUILD_CREATE were queued to it)."""
-        await self.state.notifier.wait_for(lambda: self.connected, timeout, "the bot to connect to the gateway")
+    def shards_connected(self, *shard_ids: int, count: int | None = None) -> bool:
+        """Whether a session of each of these shards (of `count`, default: the newest session's) is connected."""
+        if count is None:
+            current = self.gateway.current
+            count = current.shard[1] if current is not None else 1
+        connected = self.gateway.connected_shards()
+        return all((shard_id, count) in connected for shard_id in shard_ids)
+
+    async def wait_until_connected(self, timeout: float = 10.0, *, guild: FakeGuild | None = None) -> None:
+        """Wait until a client has identified (READY and GUILD_CREATE were queued to it); with ``guild``,
+        until the session of that guild's shard is connected (other shards may be down)."""
+
+        def ready() -> bool:
+            if guild is None:
+                return self.connected
+            session = self.gateway.session_for(guild.id)
+            return session is not None and session.connected
+
+        await self.state.notifier.wait_for(ready, timeout, "the bot to connect to the gateway")
 
     async def wait_for_commands(self, *names: str, timeout: float = 10.0) -> None:
         """Wait until the bot has synced application commands (all ``names``, if given, are registered)."""
@@ -343,16 +366,17 @@ class FakeDiscord:
         return self.state.commands.get(guild.id if guild else None, [])
 
     # -- simulated users ----------------------------------------------------------------------------
-    async def _await_sync(self) -> None:
+    async def _await_sync(self, guild: FakeGuild | None = None) -> None:
         # Bots sync in setup_hook (before connecting) or in on_ready (after): wait for either, so a test
         # may act right after starting the bot. Once any sync happened, lookups fail fast instead.
-        await self.wait_until_connected(timeout=10.0)
+        await self.wait_until_connected(timeout=10.0, guild=guild)
         if self.state.command_syncs == 0:
             await self.wait_for_commands(timeout=10.0)
 
     async def _send(self, reply: Reply) -> Reply:
         # Commands are often synced in setup_hook, before the gateway connects: give the client time.
-        await self.wait_until_connected(timeout=10.0)
+        guild = self.state.guilds.get(int(reply.payload["guild_id"])) if reply.payload.get("guild_id") else None
+        await self.wait_until_connected(timeout=10.0, guild=guild)
         reply.created = time.monotonic()  # the 3 s start when Discord delivers, not while we waited
         self.gateway.dispatch("INTERACTION_CREATE", reply.payload)
         return reply
@@ -368,7 +392,7 @@ class FakeDiscord:
         ``FakeAttachment`` for attachments. Unknown or missing required options raise like Discord's
         client would refuse. Returns at once; ``await reply.wait()`` for the answer.
         """
-        await self._await_sync()
+        await self._await_sync(channel.guild)
         data = self.interactions.command_data(channel.guild, command, options or {}, user=user)
         return await self._send(self.interactions.create(APPLICATION_COMMAND, user, channel, data))
 
@@ -385,7 +409,7 @@ class FakeDiscord:
     ) -> list[dict[str, Any]]:
         """Type ``value`` into option ``focused`` of ``command`` and return the bot's choices
         (``[{"name": ..., "value": ...}]``). Other already-filled ``options`` go along, typed."""
-        await self._await_sync()
+        await self._await_sync(channel.guild)
         data = self.interactions.command_data(
             channel.guild, command, options or {}, user=user, focused=focused, focused_value=value
         )

@@ -27,6 +27,15 @@ class SnowflakeFactory:
             self._last = max(candidate, self._last + 1)
             return self._last
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new snowflake that Discord's rule `(id >> 22) % shard_count` routes to `shard_id`: the next
+        one, its timestamp moved at most `shard_count - 1` ms on."""
+        with self._lock:
+            ms = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, (self._last >> 22) + 1)
+            ms += (shard_id - ms) % shard_count
+            self._last = (ms << 22) | (1 << 17) | (next(self._increment) & 0xFFF)
+            return self._last
+
 
 def snowflake_time(snowflake: int) -> datetime:
     """The creation time encoded in ``snowflake``."""

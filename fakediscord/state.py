@@ -49,6 +49,7 @@ class State:
         self.errors: list[ErrorRecord] = []
         self.typing: dict[int, int] = {}
         self.dispatch: Dispatch | None = None
+        self.recommended_shards = 1  # what GET /gateway/bot tells a client that lets Discord choose
 
     @property
     def application_id(self) -> int:

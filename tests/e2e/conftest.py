@@ -35,6 +35,19 @@ class BotProcess:
     env: dict[str, str]
     process: asyncio.subprocess.Process | None = None
     logs: list[str] = field(default_factory=list)
+    shards: tuple[int, ...] = ()  # the gateway shards it runs (of `shard_count`); () for an unsharded bot
+    shard_count: int = 1
+
+    def online(self) -> bool:
+        """Whether the fake sees this process connected (every one of its shards)."""
+        if not self.shards:
+            return self.fake.connected
+        return self.fake.shards_connected(*self.shards, count=self.shard_count)
+
+    def offline(self) -> bool:
+        if not self.shards:
+            return not self.fake.connected
+        return not any(self.fake.shards_connected(s, count=self.shard_count) for s in self.shards)
 
     async def start(self) -> None:
         syncs = self.fake.state.command_syncs
@@ -45,7 +58,7 @@ class BotProcess:
             cwd=ROOT, env=self.env, stdout=log_file, stderr=log_file,
         )
         log_file.close()
-        await self.fake.wait_for(lambda: self.fake.state.command_syncs > syncs and self.fake.connected,
+        await self.fake.wait_for(lambda: self.fake.state.command_syncs > syncs and self.online(),
                                  timeout=20, what="the bot to sync its commands and connect")
 
     async def stop(self, signum: int = signal.SIGINT) -> None:
@@ -57,14 +70,14 @@ class BotProcess:
         except TimeoutError:
             self.process.kill()
             await self.process.wait()
-        await self.fake.wait_for(lambda: not self.fake.connected, timeout=5, what="the bot to disconnect")
+        await self.fake.wait_for(self.offline, timeout=5, what="the bot to disconnect")
 
     async def kill(self) -> None:
         """Stop the process abruptly, as a crash or a deploy would."""
         assert self.process is not None
         self.process.kill()
         await self.process.wait()
-        await self.fake.wait_for(lambda: not self.fake.connected, timeout=5, what="the bot to disconnect")
+        await self.fake.wait_for(self.offline, timeout=5, what="the bot to disconnect")
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
@@ -305,7 +318,7 @@ class World:
         raise AssertionError(f"the condition was not reached in {steps} steps")
 
 
-def _env(db_path: Path, extra: dict[str, str]) -> dict[str, str]:
+def bot_environment(db_path: Path | str, extra: dict[str, str]) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TURISTA_", "DISCORD_"))}
     env.update({
         "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "fake-token", "TURISTA_DB": str(db_path),
@@ -316,6 +329,14 @@ def _env(db_path: Path, extra: dict[str, str]) -> dict[str, str]:
     })
     env.update(extra)
     return env
+
+
+def assert_clean(process: BotProcess) -> None:
+    """The process logged no error and never its token."""
+    log = process.log()
+    errors = [line for line in log.splitlines() if " ERROR " in line or "Traceback" in line]
+    assert not errors, log[-6000:]
+    assert process.env["DISCORD_TOKEN"] not in log, "the token was logged"
 
 
 @pytest.fixture
@@ -333,7 +354,7 @@ async def world(tmp_path: Path, bot_env: dict[str, str]) -> AsyncIterator[World]
         carl = fake.add_user("Carl", guild, locale="en-US")
         dora = fake.add_user("Dora", guild, locale="es-MX")
         db_path = tmp_path / "turista.db"
-        process = BotProcess(fake, db_path, tmp_path / "bot.log", _env(db_path, bot_env))
+        process = BotProcess(fake, db_path, tmp_path / "bot.log", bot_environment(db_path, bot_env))
         await process.start()
         store = Store(db_path)
         world = World(fake, guild, guild.channel("mesa"), guild.channel("otra"), ana, beto, carl, dora, process,
@@ -343,8 +364,5 @@ async def world(tmp_path: Path, bot_env: dict[str, str]) -> AsyncIterator[World]
         finally:
             await process.stop()
             store.close()
-        log = process.log()
-        errors = [line for line in log.splitlines() if " ERROR " in line or "Traceback" in line]
-        assert not errors, log[-6000:]
-        assert process.env["DISCORD_TOKEN"] not in log, "the token was logged"
+        assert_clean(process)
         assert fake.errors == [], "\n".join(map(str, fake.errors))
