@@ -4,6 +4,8 @@
 
 Runs in a temporary directory with the store's defaults (WAL, synchronous=NORMAL unless TURISTA_DB_SYNC says
 otherwise); the time per action with synchronous=FULL (an fsync each) goes to stderr beside the details.
+`action_median_ms_postgresql` is the same action on a PostgreSQL server on this machine (a throwaway one,
+durable commits: fsync on), through a loopback connection; it is left out where no server can be started.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from bot.store import Store, default_synchronous  # noqa: E402
+from bot.store.pgcluster import ClusterUnavailable, ThrowawayCluster  # noqa: E402
 from bot.store.synthetic import choose  # noqa: E402
 
 EDITIONS = ("turismundo", "mundial", "monopolio")
@@ -38,11 +41,13 @@ def _new_game(store: Store, channel: int, rng: random.Random, max_turns: int) ->
     return gid, state
 
 
-def action_times(folder: Path, synchronous: str | None = None, actions: int = 3000) -> list[float]:
+def action_times(
+    folder: Path, synchronous: str | None = None, actions: int = 3000, db: str | None = None
+) -> list[float]:
     """Seconds per `Store.apply` (log row + snapshot, committed), over games played by the random policy."""
     rng = random.Random(1)
     times: list[float] = []
-    with Store(folder / f"actions-{synchronous}.db", synchronous=synchronous) as store:
+    with Store(db or folder / f"actions-{synchronous}.db", synchronous=synchronous) as store:
         channel = 0
         while len(times) < actions:
             channel += 1
@@ -112,6 +117,12 @@ def main() -> None:
         full = sorted(action_times(folder, "FULL", actions=1000))
         load_s = load_time(folder)
         per_game, actions = bytes_per_game(folder)
+        try:
+            with ThrowawayCluster(durable=True) as cluster:
+                server = sorted(action_times(folder, db=cluster.new_schema()))
+        except ClusterUnavailable as exc:
+            print(f"no PostgreSQL figure: {exc}", file=sys.stderr)
+            server = []
     median = statistics.median(times) * 1000
     p95 = times[int(len(times) * 0.95)] * 1000
     print(
@@ -127,6 +138,8 @@ def main() -> None:
                 "action_p95_ms": round(p95, 3),
                 "load_1000_games_s": round(load_s, 3),
                 "db_bytes_per_game_300_turns": round(per_game),
+                **({"action_median_ms_postgresql": round(statistics.median(server) * 1000, 3),
+                    "action_p95_ms_postgresql": round(server[int(len(server) * 0.95)] * 1000, 3)} if server else {}),
             }
         )
     )

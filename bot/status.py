@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.store import Activity, Store, StoreError, default_path
+from bot.store.backend import is_url, shown
 
 
 def age(seconds: float) -> str:
@@ -38,7 +39,8 @@ def status_line(activity: Activity, now: float) -> str:
 
 def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="How many games are open, and the last action's age.")
-    parser.add_argument("--db", default=None, help="database file (default: $TURISTA_DB or turista.db)")
+    parser.add_argument("--db", default=None,
+                        help="a SQLite file or a postgresql:// URL (default: $TURISTA_DB or turista.db)")
     parser.add_argument("--json", action="store_true", help="one JSON object, for monitoring scripts")
     return parser
 
@@ -46,22 +48,23 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.status") -> int:
     args = _parser(prog).parse_args(argv)
     path = args.db or default_path()
-    if not Path(path).is_file():
+    shown_as = shown(path)  # a URL without its password
+    if not is_url(path) and not Path(path).is_file():
         print(f"no database at {path}", file=sys.stderr)
         return 2
     try:
         with Store(path, create=False) as store:
             activity = store.activity()
     except StoreError as exc:
-        print(f"{path}: {exc.code} {exc.params}", file=sys.stderr)
+        print(f"{shown_as}: {exc.code} {exc.params}", file=sys.stderr)
         return 2
     now = time.time()
     if args.json:
         last = activity.last_action
-        print(json.dumps({"database": str(path), "lobbies": activity.lobbies, "playing": activity.playing,
+        print(json.dumps({"database": shown_as, "lobbies": activity.lobbies, "playing": activity.playing,
                           "last_action": last, "last_action_age": None if last is None else round(now - last, 1)}))
     else:
-        print(f"{path}: {status_line(activity, now)}")
+        print(f"{shown_as}: {status_line(activity, now)}")
     return 0
 
 

@@ -7,7 +7,7 @@ benchmarks and for trying the bot on PostgreSQL without installing a service.
 It runs the server binaries of the machine (`initdb`, `pg_ctl`: Debian's `postgresql` package, or any on
 PATH or under /usr/lib/postgresql). PostgreSQL refuses to run as root, so as root it runs them as the
 `postgres` system user the package creates. Durability is off (fsync, synchronous_commit): it is thrown
-away at the end anyway.
+away at the end anyway (unless asked for: the benchmarks measure a durable server).
 """
 
 from __future__ import annotations
@@ -52,7 +52,9 @@ def _free_port() -> int:
 
 
 class ThrowawayCluster:
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        """`durable`: fsync and synchronous commits on, as a real server runs (the benchmarks)."""
+        self.durable = durable
         self.bindir = server_bindir()
         self.folder = Path(tempfile.mkdtemp(prefix="turista-pg-"))
         self.data = self.folder / "data"
@@ -80,11 +82,11 @@ class ThrowawayCluster:
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", DB_USER, "-E", "UTF8", "--no-sync",
                   "--locale=C", "--no-instructions")
         self.port = _free_port()
-        options = " ".join([
-            f"-p {self.port}", "-c listen_addresses=127.0.0.1", f"-k {self.folder}", "-c fsync=off",
-            "-c synchronous_commit=off", "-c full_page_writes=off", "-c max_connections=200",
-        ])
-        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "server.log"), "-w", "start")
+        options = [f"-p {self.port}", "-c listen_addresses=127.0.0.1", f"-k {self.folder}", "-c max_connections=200"]
+        if not self.durable:
+            options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
+        log = str(self.folder / "server.log")
+        self._run("pg_ctl", "-D", str(self.data), "-o", " ".join(options), "-l", log, "-w", "start")
         self.running = True
         self._psql(f"CREATE DATABASE {DB_NAME}")
         return self
