@@ -11,9 +11,9 @@ included). The bots run two shards in all: one process running both, or two proc
 SQLite is one shared file (WAL) on this machine; PostgreSQL a local server with durable commits (fsync on).
 
 Prints one JSON line per configuration: interactions/s over the measured window (median of RUNS, after a
-warm-up), and the bot processes' CPU milliseconds per interaction (user + system, from /proc: what the
-bot itself costs, whatever else the shared machine does), and the resident memory of the largest bot
-process. The driver and the fake Discord run in this
+warm-up), and the bot processes' CPU milliseconds per interaction (user + system, from /proc, the picture workers
+included: what the bot itself costs, whatever else the shared machine does), and the resident memory of
+the largest bot process with its workers. The driver and the fake Discord run in this
 process and share the machine's cores with the bots, as players' clients never would.
 """
 
@@ -40,18 +40,44 @@ SHARDS = 2
 WARMUP_S = 3.0
 
 
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def family(pid: int) -> list[int]:
+    """A bot process and its descendants (the workers that draw the pictures)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                children.setdefault(int(_stat(int(entry.name))[1]), []).append(int(entry.name))
+            except (FileNotFoundError, ProcessLookupError, IndexError):
+                continue
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo += children.get(current, [])
+    return found
+
+
 def rss_mb(pid: int) -> float:
-    """Resident memory of a process now, in MB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """Resident memory of a bot process and its workers now, in MB."""
+    total = 0
+    for member in family(pid):
+        for line in Path(f"/proc/{member}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total / 1024
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User + system CPU time so far of each process (a bot and its workers)."""
+    times = {}
+    for pid in pids:
+        fields = _stat(pid)
+        times[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return times
 
 
 async def one_run(db: str, processes: int, guilds: int, seconds: float, folder: Path) -> tuple[float, float, float]:
@@ -91,13 +117,15 @@ async def one_run(db: str, processes: int, guilds: int, seconds: float, folder: 
 
             drivers = [asyncio.create_task(drive(gid, channel)) for gid, channel in games]
             await asyncio.sleep(WARMUP_S)
-            pids = [bot.process.pid for bot in bots if bot.process is not None]
-            cpu_before = sum(cpu_seconds(p) for p in pids)
+            bot_pids = [bot.process.pid for bot in bots if bot.process is not None]
+            pids = [member for pid in bot_pids for member in family(pid)]
+            cpu_before = cpu_seconds(pids)
             counting, started = True, time.perf_counter()
             await asyncio.sleep(seconds)
             counting, elapsed = False, time.perf_counter() - started
-            cpu = sum(cpu_seconds(p) for p in pids) - cpu_before
-            rss = max(rss_mb(p) for p in pids)
+            cpu_after = cpu_seconds(pids)
+            cpu = sum(cpu_after[p] - cpu_before[p] for p in pids)
+            rss = max(rss_mb(p) for p in bot_pids)
             measured = clicks
             for task in drivers:
                 task.cancel()
