@@ -23,6 +23,10 @@ from engine.state import State
 JAIL_POLICIES = ("short", "long")
 
 # When a planned move is refused (it should not happen), the first of these legal kinds is taken instead.
+# The same move of the same seat is the same (frozen) action: made once.
+ROLL = tuple(Action(kind="roll", seat=s) for s in range(6))
+END_TURN = tuple(Action(kind="end_turn", seat=s) for s in range(6))
+
 _SAFE_KINDS = ("roll", "end_turn", "decline", "pass_bid", "reject_trade", "cancel_trade", "keep_mortgaged", "bankrupt")
 
 
@@ -37,6 +41,16 @@ def choose(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "sho
 def plan(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "short") -> Action | None:
     """The move `choose` makes, without checking it against the rules a second time: for loops that hand
     it straight to `apply_inplace`, which checks it anyway (and may fall back on `choose`)."""
+    if (
+        state.phase == "roll"
+        and seat == state.current
+        and not state.debts
+        and state.auction is None
+        and state.trade is None
+        and state.lift is None
+        and not state.seats[seat].jailed
+    ):
+        return ROLL[seat]  # every level rolls here: the commonest decision, answered first
     if state.phase == "over" or not 0 <= seat < len(state.seats) or state.seats[seat].out:
         return None
     return _decide(state, table(state.edition), seat, style_of(level), jail)
@@ -124,7 +138,7 @@ def _end_of_turn(st: State, t: Table, seat: int, style: Style) -> Action | None:
         )
         if action is not None:
             return action
-    return Action(kind="end_turn", seat=seat)
+    return END_TURN[seat]
 
 
 def _safe(st: State, t: Table, seat: int) -> Action | None:
