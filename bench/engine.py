@@ -1,10 +1,12 @@
 """Engine speed with computer players: one JSON line per edition.
 
-    python bench/engine.py [--games 300] [--seed 1] [--players 4]
+    python bench/engine.py [--games 300] [--seed 1] [--players 4] [--runs 3]
 
-Each line: {"edition", "games_per_second", "turns_per_second", "actions_per_second", "peak_rss_mb",
-"max_state_json_bytes"}. The timed games run on one core with every seat a `normal` computer player,
-rates per second of this process's CPU time (so that other work on the machine does not distort them); the
+Each line: {"edition", "games_per_second", "turns_per_second", "turns_per_second_runs",
+"actions_per_second", "peak_rss_mb", "max_state_json_bytes"}. The timed games run on one core with every
+seat a `normal` computer player, rates per second of this process's CPU time (so that other work on the
+machine does not distort them), the median of `--runs` runs of the same games (each run's turns per second
+is listed too); the
 largest state is measured in separate games that encode the state after every action (encoding is not part
 of the timed loop). `peak_rss_mb` is the process's peak resident memory so far.
 """
@@ -50,15 +52,18 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--editions", default=",".join(available()))
+    p.add_argument("--runs", type=int, default=3)
     a = p.parse_args()
     for edition in a.editions.split(","):
-        out = run(Options(edition=edition, players=a.players, games=a.games, seed=a.seed))
+        runs = [run(Options(edition=edition, players=a.players, games=a.games, seed=a.seed)) for _ in range(a.runs)]
+        out = sorted(runs, key=lambda o: o["cpu_seconds"])[len(runs) // 2]
         cpu = out["cpu_seconds"]
         line = {
             "edition": edition,
             "games": a.games,
             "games_per_second": round(a.games / cpu, 1),
             "turns_per_second": round(out["turns_mean"] * a.games / cpu),
+            "turns_per_second_runs": [round(o["turns_mean"] * a.games / o["cpu_seconds"]) for o in runs],
             "actions_per_second": round(out["actions_mean"] * a.games / cpu),
             "peak_rss_mb": round(peak_rss_mb(), 1),
             "max_state_json_bytes": largest_state(edition, a.players, 10, a.seed),
