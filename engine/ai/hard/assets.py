@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine import board
 from engine.actions import Action
 from engine.ai.hard.worth import HORIZON, Returns, best_level, danger, mortgage_loss, opponents_factor, title_gain
 from engine.ai.view import start_cash
@@ -159,6 +160,8 @@ def build(st: State, r: Returns, seat: int, keep: int) -> Action | None:
     if step is None:
         return None
     _, count, _, square = step
+    if not board.rules(st, r.t.ed).even_building:
+        count = 1  # one at a time on the lowest title: the block still grows evenly
     plan = build_plan(st, r.t.ed, seat, square, count)
     t = r.t
     spend = 0

@@ -93,6 +93,11 @@ def proposal(st: State, r: Returns, seat: int, keep: int) -> Action | None:
         if least is None:
             continue
         c = int(-((-least) // unit) * unit)  # rounded up to the table's smallest step
+        # Each side gives something: titles for nothing would be a gift, which the rules forbid.
+        if not give:
+            c = max(c, unit)
+        if not take:
+            c = min(c, -unit)
         if c > most:
             continue
         if c > st.seats[seat].cash - keep:
