@@ -54,7 +54,22 @@ HOUSE_SWITCHES = (
 
 def in_force(ed: Edition, settings: Settings) -> Rules:
     """The rules of a game of `ed` with these settings."""
-    return _in_force(ed.id, settings)
+    # Asked on every action, and a game keeps its settings object: the last answer is checked by identity
+    # first, which spares hashing the settings for the cache.
+    last = _last
+    if last[0] is settings and last[1] is ed:
+        return last[2]
+    rules = _in_force(ed.id, settings)
+    _remember(settings, ed, rules)
+    return rules
+
+
+_last: tuple[object, object, Rules | None] = (None, None, None)
+
+
+def _remember(settings: Settings, ed: Edition, rules: Rules) -> None:
+    global _last
+    _last = (settings, ed, rules)
 
 
 @lru_cache(maxsize=256)
