@@ -28,7 +28,7 @@ def test_landing_data_covers_every_square_of_every_edition(edition: str) -> None
         squares = data.square[policy]
         assert len(squares) == 40
         assert sum(squares) + data.in_jail[policy] == pytest.approx(1.0, abs=1e-3)
-        assert 1.0 <= data.rolls_per_turn[policy] < 1.4
+        assert 0.8 <= data.rolls_per_turn[policy] < 1.4  # lost turns and no second roll lower it (mundial)
     # Staying in jail keeps more tokens there.
     assert data.in_jail["long"] > data.in_jail["short"]
 

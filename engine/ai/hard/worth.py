@@ -9,7 +9,6 @@ part is worth a share of what completing it would bring.
 
 from __future__ import annotations
 
-from engine.ai.landing import landing
 from engine.ai.view import Table
 from engine.state import BANK, HOTEL, State
 
@@ -28,6 +27,9 @@ class Returns:
     __slots__ = ("t", "p", "rpt", "group_of", "groups", "block_rate", "block_cost", "single_rate", "jail")
 
     def __init__(self, t: Table) -> None:
+        # Imported here so that `python -m engine.ai.landing` does not find itself imported already.
+        from engine.ai.landing import landing
+
         self.t = t
         data = landing(t.ed.id)
         p = data.square["short"]
