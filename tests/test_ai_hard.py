@@ -143,6 +143,16 @@ def test_does_not_build_below_its_reserve() -> None:
     assert st.seats[0].cash >= 40_000 - 10_000 or sum(st.level[j] for j in (16, 18, 19)) == 0
 
 
+def test_mortgages_nothing_for_buildings_the_bank_has_none_of() -> None:
+    st = game()
+    own(st, 0, 6, 7, 9, 5, 15)
+    st.seats[0].cash = 1_000
+    st.phase = "end"
+    assert choose(st, 0, HARD).kind == "mortgage"  # to build on its block while the bank has houses
+    st.bank_houses = 0
+    assert choose(st, 0, HARD).kind == "end_turn"
+
+
 # -- trades -----------------------------------------------------------------------------------------------
 
 

@@ -137,6 +137,8 @@ def _best_step(st: State, r: Returns, seat: int, hotel_only: bool | None = None)
             continue
         if hotel_only is not None and (low == 4) != hotel_only:
             continue
+        if (st.bank_hotels if low == 4 else st.bank_houses) < 1:
+            continue  # the bank has none of the next building left
         _, target = best_level(r, b, low, k)
         if target <= low:
             continue
