@@ -28,9 +28,11 @@ def fallback(state: State, seat: int, level: str = "normal") -> Action | None:
     if state.trade is not None and state.trade.target == seat:
         return by_kind.get("reject_trade", [None])[0]
     if state.debts and state.debts[0].debtor == seat:
-        for kind in ("sell", "sell_title", "mortgage", "bankrupt"):
+        for kind in ("sell", "sell_title", "mortgage", "title_to_bank", "bankrupt"):
             if kind in by_kind:
                 return by_kind[kind][0]
+    if state.lift is not None and state.lift.seat == seat:
+        return by_kind.get("keep_mortgaged", [None])[0]
     if state.auction is not None and seat in state.auction.active:
         auction = state.auction
         if auction.bidder == seat:

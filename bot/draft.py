@@ -17,6 +17,9 @@ class Draft:
     give_cards: int = 0
     take_cards: int = 0
 
+    def empty(self) -> bool:
+        return not (self.give or self.take or self.give_cash or self.take_cash or self.give_cards or self.take_cards)
+
     def trade(self, st: State, proposer: int) -> Trade:
         return Trade(
             proposer=proposer, target=self.target,

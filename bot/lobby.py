@@ -21,6 +21,7 @@ from bot.i18n import lang_of, t
 from bot.replies import refuse, say
 from bot.store import ChannelBusy, GameRow, StoreError, engine_settings
 from engine import IllegalAction, new_game
+from engine.rulebook import HOUSE_SWITCHES
 
 log = logging.getLogger("turista.lobby")
 COMPUTER_NAMES = ("Lupita", "Don Ramón", "Chabelo", "Doña Florinda", "El Profe", "La Güera")
@@ -376,7 +377,7 @@ def apply_choice(settings: dict[str, Any], what: str, values: list[str]) -> None
             raise ValueError(what)
         settings["edition"] = values[0]
         # Switches whose default comes from the edition follow the new edition again.
-        for key in ("double_rent_with_mortgaged", "trading_window", "club_loans"):
+        for key in HOUSE_SWITCHES:
             settings.pop(key, None)
     elif what == "time_limit":
         minutes = int(values[0])

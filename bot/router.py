@@ -24,7 +24,7 @@ from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 log = logging.getLogger("turista.router")
 
 SIMPLE = {"roll", "buy", "decline", "end_turn", "pay_fine", "use_card", "bankrupt", "pass_bid",
-          "accept_trade", "reject_trade", "cancel_trade", "withdraw"}
+          "accept_trade", "reject_trade", "cancel_trade", "withdraw", "keep_mortgaged"}
 LOBBY = {"join", "leave", "addbot", "dropbot", "settings", "start", "set"}
 AUCTION_VERBS = {"bid", "bid_custom", "bid_set", "pass_bid"}
 TRADE_VERBS = {"accept_trade", "reject_trade", "counter", "cancel_trade"}
@@ -89,6 +89,10 @@ async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None
     elif verb == "bid_set":
         amount = _modal_fields(interaction).get("amount", "")
         await _bid(interaction, session, amount, version)
+    elif verb == "lift":
+        square = _int(cid.arg)
+        await perform(interaction, session, lambda s: Action(kind="unmortgage", seat=s, square=square),
+                      version=version)
     elif verb == "menu":
         await _menu(interaction, session, cid.arg)
     elif verb == "pick":

@@ -14,10 +14,10 @@ from bot.i18n import lang_of, t
 from bot.play import perform, seated
 from bot.replies import refuse, say
 from bot.session import Session
-from engine import Action, edition_of
+from engine import Action, IllegalAction, edition_of
 from engine.board import titles_of
 from engine.legal import trade_refusal
-from engine.narrate import square_name
+from engine.narrate import explain, square_name
 
 BUILDER = 0  # builder components are personal drafts: they carry version 0 and never go stale
 MAX_NUMBER = 10**9
@@ -48,6 +48,10 @@ def builder(session: Session, seat: int, draft: Draft, lang: str) -> tuple[str, 
                                                         lang)),
         t(lang, "trade.builder_hint"),
     ]
+    # Gifts and loans between players are against the rules: say so while the offer is put together.
+    why = trade_refusal(st, edition_of(st), draft.trade(st, seat))
+    if why is not None and why[0] in ("trade_is_a_gift", "trade_is_a_loan") and not draft.empty():
+        lines.append("⚠️ " + explain(IllegalAction(why[0], **why[1]), st, lang))
     items: list[discord.ui.Item] = []
     for verb, owner, chosen, key in (("trade_give", seat, draft.give, "trade.pick_give"),
                                      ("trade_take", draft.target, draft.take, "trade.pick_take")):

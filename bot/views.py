@@ -12,21 +12,25 @@ import discord
 from bot import ui
 from bot.i18n import t
 from bot.store import GameRow, SeatRow, engine_settings
-from engine import Action, State, available, edition_of, legal_actions, load
+from engine import Action, State, available, board, edition_of, legal_actions, load
 from engine.ai.levels import LEVELS as COMPUTER_LEVELS
 from engine.i18n import money, text
+from engine.legal import unmortgage_cost
 from engine.narrate import account, jail_name, square_name
 from engine.narrate import offer_text as narrate_offer
+from engine.rulebook import settle
 
 Style = discord.ButtonStyle
-MENU_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan")
+MENU_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan", "title_to_bank")
 MAX_SEATS = 6
 TIME_LIMITS = (0, 30, 45, 60, 90, 120, 180)  # minutes
 TURN_TIMEOUTS = (0, 60, 120, 300, 600)  # seconds
 TOGGLES = (
     "auction_on_decline", "free_parking_pot", "double_rent_with_mortgaged", "trading_window", "club_loans",
     "staggered_start", "auction_only", "no_rent_in_jail", "random_order", "deal_titles",
+    "doubles_roll_again", "three_doubles_jail", "mortgage_interest", "even_building",
 )
+LIFT_BUTTONS = 4  # inherited mortgages offered as buttons; more go through the Lift mortgage… menu
 ENDINGS = ("last", "bankruptcy2", "turns30", "turns60", "turns100")
 
 
@@ -64,14 +68,11 @@ def settings_summary(settings: dict[str, Any], edition: str, lang: str) -> list[
 
 
 def toggle_value(settings: dict[str, Any], ed: Any, name: str) -> bool:
+    """Whether the switch `name` is on for a game about to start with these lobby settings."""
     if name == "deal_titles":
         return bool(settings.get("deal_titles", 0))
-    value = settings.get(name)
-    if value is None:
-        defaults = {"double_rent_with_mortgaged": ed.rules.double_rent_with_mortgaged,
-                    "trading_window": ed.rules.trading_window, "club_loans": ed.rules.club_loans}
-        return bool(defaults.get(name, getattr(engine_settings({}), name)))
-    return bool(value)
+    # What a new game of `ed` would store: the edition's rules under the house rules chosen so far.
+    return bool(getattr(settle(ed, engine_settings(settings)), name))
 
 
 def ending_of(settings: dict[str, Any]) -> str:
@@ -146,8 +147,17 @@ def prompt(state: State, seats: list[SeatRow], lang: str) -> str:
     if state.debts:
         debt = state.debts[0]
         creditor = text(lang, "event.party.bank") if debt.creditor < 0 else state.seats[debt.creditor].name
-        return t(lang, "table.debt", who=mention(seats, debt.debtor) or seat_label(state, debt.debtor),
-                 amount=cash(state, debt.amount), creditor=creditor, cash=cash(state, state.seats[debt.debtor].cash))
+        # How much selling and mortgaging can still bring: bankruptcy only when it cannot cover the debt.
+        short = sum(d.amount for d in state.debts if d.debtor == debt.debtor) - state.seats[debt.debtor].cash
+        raisable = board.raisable(state, edition_of(state), debt.debtor)
+        return t(lang, "table.debt" if raisable >= short else "table.debt_short",
+                 who=mention(seats, debt.debtor) or seat_label(state, debt.debtor), amount=cash(state, debt.amount),
+                 creditor=creditor, cash=cash(state, state.seats[debt.debtor].cash), raisable=cash(state, raisable))
+    if state.lift is not None:
+        seat = state.lift.seat
+        if state.seats[seat].computer:
+            return t(lang, "table.thinking", who=state.seats[seat].name)
+        return t(lang, "table.lift", who=mention(seats, seat) or seat_label(state, seat))
     if state.auction is not None:
         return t(lang, "table.auction", square=square_name(state.edition, state.auction.square, lang))
     seat = state.current
@@ -199,15 +209,19 @@ def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
         debtor = state.debts[0].debtor
         # A computer settles its own debts: nobody gets buttons for them.
         mine = set() if state.seats[debtor].computer else {a.kind for a in legal.get(debtor, [])}
-        for kind in ("sell", "mortgage", "sell_title"):
+        for kind in ("sell", "mortgage", "sell_title", "title_to_bank"):
             if kind in mine:
                 first.append(ui.button(game, v, "menu", t(lang, f"button.{kind}"), arg=kind, row=0))
         if "propose_trade" in mine:
             first.append(ui.button(game, v, "trade", t(lang, "button.trade"), emoji="🤝", row=0))
-        if not state.seats[debtor].computer:
+        # Offered only once selling and mortgaging everything could not pay (the engine refuses it before).
+        if "bankrupt" in mine:
             first.append(ui.button(game, v, "bankrupt", t(lang, "button.bankrupt"), style=Style.danger, emoji="💸",
                                    row=0))
         return ui.view(*first, ui.button(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
+    if state.lift is not None:
+        return ui.view(*_lift_buttons(game, state, legal, lang),
+                       ui.button(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
     # A computer's own decisions get no buttons: it plays them itself, at a human pace.
     if state.auction is None and not state.seats[state.current].computer:
         current = {a.kind for a in legal.get(state.current, [])}
@@ -219,7 +233,7 @@ def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
             price = ed.squares[seat.pos].price
             first.append(ui.button(game, v, "buy", t(lang, "button.buy", price=cash(state, price)),
                                    style=Style.success, emoji="🛒", row=0, disabled="buy" not in current))
-            label = "button.decline_auction" if state.settings.auction_on_decline else "button.decline"
+            label = "button.decline_auction" if board.rules(state, ed).auction_on_decline else "button.decline"
             first.append(ui.button(game, v, "decline", t(lang, label), emoji="🔨", row=0))
         if "pay_fine" in current:
             first.append(ui.button(game, v, "pay_fine", t(lang, "button.pay_fine",
@@ -238,6 +252,29 @@ def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
     others = [ui.button(game, v, verb, label, arg=arg, emoji=emoji, row=1 + i // 5)
               for i, (verb, arg, label, emoji) in enumerate(rest)]
     return ui.view(*first, *others)
+
+
+def _lift_buttons(game: int, state: State, legal: dict[int, list[Action]], lang: str) -> list[discord.ui.Item]:
+    """The creditor's decision on inherited mortgages: lift one for the mortgage alone, or keep the rest."""
+    assert state.lift is not None
+    creditor = state.lift.seat
+    if state.seats[creditor].computer:
+        return []
+    mine = legal.get(creditor, [])
+    lifts = [a.square for a in mine if a.kind == "unmortgage" and a.square in state.lift.squares]
+    ed = edition_of(state)
+    items: list[discord.ui.Item] = []
+    for square in lifts[:LIFT_BUTTONS]:
+        label = t(lang, "button.lift", square=square_name(state.edition, square, lang),
+                  cost=cash(state, unmortgage_cost(state, ed, square)))
+        items.append(ui.button(game, state.version, "lift", label, arg=square, style=Style.primary, emoji="🔓", row=0))
+    if len(lifts) > LIFT_BUTTONS:
+        items = items[: LIFT_BUTTONS - 1]
+        items.append(ui.button(game, state.version, "menu", t(lang, "button.unmortgage"), arg="unmortgage", row=0))
+    if any(a.kind == "keep_mortgaged" for a in mine):
+        items.append(ui.button(game, state.version, "keep_mortgaged", t(lang, "button.keep_mortgaged"), emoji="📄",
+                               row=0))
+    return items
 
 
 def menu_select(game: int, state: State, seat: int, kind: str, lang: str) -> discord.ui.Select | None:
@@ -259,9 +296,6 @@ def menu_select(game: int, state: State, seat: int, kind: str, lang: str) -> dis
 
 
 def menu_hint(state: State, kind: str, square: int, lang: str) -> str:
-    from engine import board
-    from engine.legal import unmortgage_cost
-
     ed = edition_of(state)
     sq = ed.squares[square]
     level = state.level[square]
@@ -274,6 +308,8 @@ def menu_hint(state: State, kind: str, square: int, lang: str) -> str:
         return t(lang, "menu.hint.mortgage", value=cash(state, sq.mortgage))
     if kind == "unmortgage":
         return t(lang, "menu.hint.unmortgage", cost=cash(state, unmortgage_cost(state, ed, square)))
+    if kind == "title_to_bank":
+        return t(lang, "menu.hint.title_to_bank", value=cash(state, board.title_to_bank_value(state, ed, square)))
     return t(lang, "menu.hint.sell_title", value=cash(state, board.title_value(state, ed, square)))
 
 

@@ -196,3 +196,105 @@ async def test_pictures_in_a_worker_process_are_drawn_once_per_board() -> None:
     finally:
         images.shutdown()
         images.start(0)
+
+
+# -- the rules to the letter at the table ------------------------------------------------------------------
+
+
+def _components(view: discord.ui.View | None) -> list[tuple[str, str, str]]:
+    """(verb, arg, label) of each component of a view."""
+    assert view is not None
+    out = []
+    for item in view.children:
+        cid = ids.parse(getattr(item, "custom_id", "") or "")
+        assert cid is not None
+        out.append((cid.verb, cid.arg, str(getattr(item, "label", ""))))
+    return out
+
+
+def test_the_lobby_offers_the_modern_rulebook_switches_off_in_mundial_and_on_elsewhere() -> None:
+    from bot.views import TOGGLES, settings_summary, toggle_value
+    from engine import load
+
+    switches = ("doubles_roll_again", "three_doubles_jail", "auction_on_decline", "mortgage_interest", "even_building")
+    assert set(switches) <= set(TOGGLES) and len(TOGGLES) <= 25
+    for name in switches:
+        assert not toggle_value({}, load("mundial"), name)
+        assert toggle_value({}, load("turismundo"), name) and toggle_value({}, load("monopolio"), name)
+    assert toggle_value({"even_building": True}, load("mundial"), "even_building")
+    assert "Construir parejo" in "\n".join(settings_summary({"even_building": True}, "mundial", "es"))
+
+
+def test_debt_panel_says_what_can_still_be_raised_and_offers_bankruptcy_only_when_it_is_not_enough() -> None:
+    from rulekit import game, own, roll
+
+    from bot.views import prompt, table_view
+
+    st = own(game(), 1, 6, 7, 9)
+    own(st, 0, 12)
+    st.seats[0].cash = 0
+    st, _ = roll(st, 3, 4)  # 3,000 of rent; mortgaging Italia raises 9,000
+    assert "$9,000" in prompt(st, [], "es") and "bancarrota es solo" in prompt(st, [], "es")
+    panel = _components(table_view(1, st, "es"))
+    assert ("menu", "mortgage", "Hipotecar…") in panel and not any(v == "bankrupt" for v, _, _ in panel)
+    st.mortgaged[12] = True  # nothing left to raise
+    assert "no alcanza" in prompt(st, [], "es") and "not enough" in prompt(st, [], "en")
+    assert any(v == "bankrupt" for v, _, _ in _components(table_view(1, st, "es")))
+
+
+def test_a_creditor_decides_on_inherited_mortgages_with_buttons() -> None:
+    from rulekit import act, game, own, roll
+
+    from bot.views import prompt, table_view
+
+    st = own(game(players=3), 1, 6, 7, 9)
+    own(st, 0, 12, 14)
+    st.mortgaged[12] = st.mortgaged[14] = True
+    st.seats[0].cash = 0
+    st, _ = roll(st, 3, 4)
+    st, _ = act(st, "bankrupt")
+    assert "10 %" in prompt(st, [], "es")
+    panel = _components(table_view(1, st, "es"))
+    assert ("lift", "12", "Levantar Italia · $9,000") in panel and ("lift", "14", "Levantar Francia · $10,000") in panel
+    assert any(v == "keep_mortgaged" for v, _, _ in panel) and not any(v == "roll" for v, _, _ in panel)
+    st.seats[1].computer = "normal"  # a computer decides by itself: nobody gets its buttons
+    assert not any(v in ("lift", "keep_mortgaged") for v, _, _ in _components(table_view(1, st, "es")))
+    assert fallback(st, 1) == Action(kind="keep_mortgaged", seat=1)
+
+
+def test_monopolio_debt_panel_hands_a_mortgaged_title_to_the_bank() -> None:
+    from rulekit import game, own, roll
+
+    from bot.views import menu_select, table_view
+
+    st = own(game("monopolio", players=3), 1, 37)
+    own(st, 0, 39)
+    st.mortgaged[39] = True
+    st.seats[0].cash = 0
+    st.seats[0].pos = 30
+    st, _ = roll(st, 3, 4)
+    assert ("menu", "title_to_bank", "Entregar título hipotecado…") in _components(table_view(1, st, "es"))
+    menu = menu_select(1, st, 0, "title_to_bank", "es")
+    assert menu is not None and [(o.value, o.description) for o in menu.options] == [
+        ("39", "El banco te abona $18,000 y lo subasta")
+    ]
+
+
+def test_the_trade_builder_warns_of_a_gift_or_a_loan_before_it_is_sent() -> None:
+    from types import SimpleNamespace
+
+    from rulekit import game, own
+
+    from bot.draft import Draft
+    from bot.trades import builder
+
+    st = own(game(), 0, 7)
+    session = SimpleNamespace(state=st, gid=1)
+    content, _ = builder(session, 0, Draft(target=1), "es")  # type: ignore[arg-type]
+    assert "⚠️" not in content  # nothing chosen yet: nothing to warn about
+    content, _ = builder(session, 0, Draft(target=1, give={7}), "es")  # type: ignore[arg-type]
+    assert "⚠️" in content and "regalar" in content
+    content, _ = builder(session, 0, Draft(target=1, give_cash=100, take_cash=50), "en")  # type: ignore[arg-type]
+    assert "No loans" in content
+    content, _ = builder(session, 0, Draft(target=1, give={7}, take_cash=5000), "es")  # type: ignore[arg-type]
+    assert "⚠️" not in content

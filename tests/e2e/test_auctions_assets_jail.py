@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import apply, legal_actions
+from engine import apply, edition_of, legal_actions
 from engine.simulate import Driver
 from tests.e2e.conftest import World
 
@@ -99,3 +99,42 @@ async def test_debt_ends_in_bankruptcy(world: World) -> None:
     final = await world.settled(gid)
     assert final.seats[debtor].out and final.phase == "over" and final.winner == 1 - debtor
     assert world.game(gid).status == "finished"
+
+
+async def test_a_creditor_lifts_inherited_mortgages_with_the_table_buttons(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto, world.dora])
+    st = await world.start(gid, world.ana)
+    # With the bot down, the three seats play as the computer would, straight into the store, up to a
+    # bankruptcy that hands mortgaged titles to a creditor: the decision the bot finds on its return.
+    await world.bot.stop()
+    driver = Driver()
+    while st.lift is None:
+        action = driver.next_action(st)
+        assert action is not None, "the game ended before any creditor inherited a mortgage"
+        new, events = apply(st, action)
+        world.store.apply(gid, st.version, None, action, events, new)
+        st = new
+    await world.bot.start()
+    st = await world.settled(gid)
+    assert st.lift is not None
+    creditor = world.user_of(gid, st.lift.seat)
+    table = world.table()
+    assert table is not None and "🔓" in table.content
+    # Only the creditor decides.
+    bystander = next(u for u in (world.ana, world.beto, world.dora) if u is not creditor)
+    refused = await world.click(bystander, table, "keep_mortgaged")
+    assert refused.ephemeral
+    square = st.lift.squares[0]
+    cash = st.seats[st.lift.seat].cash
+    mortgage = edition_of(st).squares[square].mortgage
+    if cash >= mortgage:
+        before = world.game(gid).version
+        await world.fake.click(creditor, table, world.custom_id_for(table, "lift", str(square)))
+        await world.eventually(lambda: world.game(gid).version > before, what="the lift")
+        after = world.game(gid).state
+        assert not after.mortgaged[square] and after.seats[st.lift.seat].cash == cash - mortgage
+        st = await world.settled(gid)
+    if st.lift is not None:
+        await world.act(gid, creditor, world.table(), "keep_mortgaged")  # type: ignore[arg-type]
+    final = world.game(gid).state
+    assert final.lift is None and final.phase != "over"
