@@ -49,9 +49,15 @@ class Config:
         return 60.0 * self.time_scale
 
 
+def load_env_file(env_file: str | os.PathLike[str] | None = None) -> None:
+    """Read `.env` (in the working directory, unless named) into the environment; values already
+    there win. The maintenance commands call it too, so that they find the bot's database."""
+    load_dotenv(env_file or Path.cwd() / ".env", override=False)
+
+
 def load_config(env_file: str | os.PathLike[str] | None = None) -> Config:
     """The configuration; values already in the environment win over the `.env` file."""
-    load_dotenv(env_file or Path.cwd() / ".env", override=False)
+    load_env_file(env_file)
     fast = os.environ.get("TURISTA_TEST_FAST", "").strip() not in ("", "0", "false", "no")
     seed = _int_or_none("TURISTA_SEED")
     config = Config(

@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.config import load_env_file
 from bot.store import Activity, Store, StoreError, default_path
 from bot.store.backend import is_url, shown
 
@@ -47,6 +48,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.status") -> int:
     args = _parser(prog).parse_args(argv)
+    load_env_file()
     path = args.db or default_path()
     shown_as = shown(path)  # a URL without its password
     if not is_url(path) and not Path(path).is_file():

@@ -4,6 +4,7 @@ and the status line an admin's monitoring reads."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import sqlite3
 import subprocess
@@ -180,3 +181,21 @@ def test_the_status_line_reads_at_a_glance() -> None:
     assert status_line(Activity(0, 0, None), 0) == "0 open games (0 playing, 0 in the lobby); no action yet"
     assert status_line(Activity(0, 1, 100.0), 142.0) == "1 open game (1 playing, 0 in the lobby); last action 42 s ago"
     assert [age(s) for s in (5, 600, 4 * 3600, 5 * 86400)] == ["5 s", "10 min", "4 h", "5 days"]
+
+
+def test_status_and_store_find_the_bots_database_through_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # An admin runs the maintenance commands where the bot runs: the database named in .env, not turista.db.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TURISTA_DB", raising=False)
+    (tmp_path / ".env").write_text("TURISTA_DB=games/bot.db\n")
+    (tmp_path / "games").mkdir()
+    try:
+        with Store(tmp_path / "games" / "bot.db") as store:
+            a_game(store, channel=10, actions=2)
+        code, out, _ = turista(capsys, "status", "--json")
+        assert code == 0 and json.loads(out)["database"] == "games/bot.db" and json.loads(out)["playing"] == 1
+        code, out, _ = turista(capsys, "store", "verify")
+        assert code == 0 and not (tmp_path / "turista.db").exists()
+    finally:
+        os.environ.pop("TURISTA_DB", None)  # set by .env, outside monkeypatch's reach

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
+from bot.config import load_env_file
 from bot.store.advice import advice
 from bot.store.backend import is_url, shown
 from bot.store.copying import copy_into, split
@@ -152,6 +153,7 @@ def _merge(sources: list[str], dest: str) -> int:
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.store") -> int:
     args = _parser(prog).parse_args(argv)
+    load_env_file()
     target = args.db or default_path()
     try:
         if args.command == "restore":
