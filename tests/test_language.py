@@ -23,7 +23,7 @@ FORMATTER = string.Formatter()
 PEOPLE = ("seat", "who", "name", "proposer", "target", "bidder", "host", "winner")
 PARTIES = ("other", "payer", "payee", "creditor", "owner")
 MONEY = ("amount", "price", "cash", "fine", "cost", "worth", "rent", "minimum", "mortgage", "house", "hotel",
-         "start", "salary", "fee")
+         "start", "salary", "fee", "raisable")
 NUMBERS = ("count", "turns", "turn", "rank", "max", "seconds", "minutes", "left", "buildings", "houses", "hotels",
            "jail_turns", "id", "wins", "games", "multiplier")
 LISTS = ("order", "seats", "players", "rules", "offer", "rents", "multipliers")
