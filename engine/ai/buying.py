@@ -48,9 +48,13 @@ def bid_or_pass(st: State, t: Table, seat: int, style: Style, reserve: Reserve) 
         limit = _building_limit(st, t, seat, style, reserve.exact(), au.item == "hotel")
     if limit < lowest:
         return Action(kind="pass_bid", seat=seat)
-    # Jump halfway to the limit (at least one step) so auctions end in a few rounds, in round amounts as a
-    # person would bid (half the smallest step: $500 on the Turismundo table).
-    amount = min(limit, max(lowest, au.bid + max(step, (limit - au.bid) // 2)))
+    return bid_up_to(seat, au.bid, lowest, limit, step)
+
+
+def bid_up_to(seat: int, bid: int, lowest: int, limit: int, step: int) -> Action:
+    """The next bid towards `limit`: halfway to it (at least one step) so auctions end in a few rounds, in
+    round amounts as a person would bid (half the smallest step: $500 on the Turismundo table)."""
+    amount = min(limit, max(lowest, bid + max(step, (limit - bid) // 2)))
     unit = max(1, step // 2)
     rounded = amount - amount % unit
     if rounded < lowest:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,7 @@ LEVELS: dict[str, Style] = {
     ),
     # Buys almost everything early, pays up for blocks and to spoil an opponent's, builds fast to hotels,
     # keeps only what the worst rent on the board demands, and trades to complete blocks.
-    "normal": Style(
+    "normal": (_NORMAL := Style(
         buy_reserve=0.04,
         watch_rents=True,
         bid_ceiling=1.1,
@@ -64,24 +64,10 @@ LEVELS: dict[str, Style] = {
         proposes_trades=True,
         envy=0.6,
         trade_margin=0.03,
-    ),
+    )),
     # Values titles by their expected return on this board, keeps what the next roll may cost, builds
     # where it pays, bids against its opponents' gain too, trades only to come out ahead (engine.ai.hard).
-    "dificil": Style(
-        buy_reserve=0.04,
-        watch_rents=True,
-        bid_ceiling=1.1,
-        block_premium=1.5,
-        spoiler_premium=0.6,
-        build_reserve=0.08,
-        max_level=5,
-        unmortgage_reserve=0.3,
-        club_loans=True,
-        proposes_trades=True,
-        envy=0.6,
-        trade_margin=0.03,
-        hard=True,
-    ),
+    "dificil": replace(_NORMAL, hard=True),
 }
 
 DEFAULT_LEVEL = "normal"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import board
 from engine.actions import Action
+from engine.ai.buying import bid_up_to
 from engine.ai.hard.worth import HORIZON, Returns, best_level, danger, mortgage_loss, opponents_factor, title_gain
 from engine.ai.view import start_cash
 from engine.legal import build_plan, unmortgage_cost
@@ -90,16 +91,7 @@ def bid_or_pass(st: State, r: Returns, seat: int) -> Action | None:
         limit = _building_limit(st, r, seat, au.item == "hotel", cash - keep)
     if limit < lowest:
         return Action(kind="pass_bid", seat=seat)
-    amount = min(limit, max(lowest, au.bid + max(step, (limit - au.bid) // 2)))
-    unit = max(1, step // 2)
-    rounded = amount - amount % unit
-    if rounded < lowest:
-        rounded = lowest + (-lowest) % unit
-    if rounded > limit:
-        rounded = limit - limit % unit
-    if rounded < lowest:
-        return Action(kind="pass_bid", seat=seat)
-    return Action(kind="bid", seat=seat, amount=rounded)
+    return bid_up_to(seat, au.bid, lowest, limit, step)
 
 
 def _building_limit(st: State, r: Returns, seat: int, hotel: bool, spare: int) -> int:
