@@ -21,18 +21,22 @@ Event = dict
 class Game:
     """One application of an action: the state being changed, its edition and the events produced."""
 
-    __slots__ = ("st", "ed", "ev", "rules", "told_in_full")
+    __slots__ = ("st", "ed", "ev", "rules", "told_in_full", "quiet")
 
-    def __init__(self, st: State, ed: Edition) -> None:
+    def __init__(self, st: State, ed: Edition, quiet: bool = False) -> None:
         self.st = st
         self.ed = ed
         self.ev: list[Event] = []
+        # A quiet application (the simulator's) tells only how the game ended: the other events are not built.
+        self.quiet = quiet
         self.rules = in_force(ed, st.settings)
         # A game stored before rulebook 1 replays into the events it logged then: a bankruptcy, a withdrawal
         # and a settled trade told after what they move, without the trade's contents or the jailed owner.
         self.told_in_full = st.settings.rulebook > 0
 
     def emit(self, code: str, **params: object) -> None:
+        if self.quiet and code != "game_over":
+            return
         params["code"] = code
         self.ev.append(params)
 
@@ -62,7 +66,8 @@ class Game:
             st.seats[to].cash += amount
         elif to == POT:
             st.pot += amount
-        self.ev.append({"from": frm, "to": to, "amount": amount, "reason": reason, **extra, "code": "transfer"})
+        if not self.quiet:
+            self.ev.append({"from": frm, "to": to, "amount": amount, "reason": reason, **extra, "code": "transfer"})
 
     def charge(self, debtor: int, creditor: int, amount: int, reason: str, **extra: object) -> None:
         """`debtor` owes `amount`: paid at once if the cash is there, otherwise a debt to settle."""
@@ -194,9 +199,18 @@ def apply(st: State, action: Action) -> tuple[State, list[Event]]:
     return new, _carry_out(new, ed, action)
 
 
-def _carry_out(st: State, ed: Edition, action: Action) -> list[Event]:
+def apply_quietly(st: State, ed: Edition, action: Action, checked: bool = False) -> list[Event]:
+    """`apply_inplace` for the simulator: `ed` is the state's edition, and of the events only how the game
+    ended is told (the others are not even built). `checked`: the caller has established that the action
+    is legal now, so the rules do not check it again."""
+    if not checked:
+        check(st, ed, action)
+    return _carry_out(st, ed, action, True)
+
+
+def _carry_out(st: State, ed: Edition, action: Action, quiet: bool = False) -> list[Event]:
     """Apply an action already checked against `st`."""
-    g = Game(st, ed)
+    g = Game(st, ed, quiet)
     HANDLERS[action.kind](g, action)
     _flow(g)
     st.version += 1
