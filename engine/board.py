@@ -18,10 +18,6 @@ def rules(st: State, ed: Edition) -> Rules:
     return in_force(ed, st.settings)
 
 
-def double_rent_with_mortgaged(st: State, ed: Edition) -> bool:
-    return rules(st, ed).double_rent_with_mortgaged
-
-
 def trading_window(st: State, ed: Edition) -> bool:
     return rules(st, ed).trading_window
 
@@ -56,8 +52,9 @@ def count_owned(st: State, ed: Edition, seat: int, kind: str) -> int:
     return sum(1 for sq in ed.squares if sq.kind == kind and st.owner[sq.index] == seat)
 
 
-def rent(st: State, ed: Edition, square: int, dice_total: int) -> int:
-    """What a visitor owes the owner of `square` (0 for the bank's or a mortgaged title)."""
+def rent(st: State, ed: Edition, square: int, dice_total: int, game_rules: Rules | None = None) -> int:
+    """What a visitor owes the owner of `square` (0 for the bank's or a mortgaged title); `game_rules`: the
+    game's rules when the caller has them at hand."""
     owner = st.owner[square]
     if owner == BANK or st.mortgaged[square]:
         return 0
@@ -66,9 +63,12 @@ def rent(st: State, ed: Edition, square: int, dice_total: int) -> int:
         level = st.level[square]
         if level:
             return sq.rents[level]
-        block = ed.blocks[sq.block]
-        if all(st.owner[j] == owner for j in block) and (
-            double_rent_with_mortgaged(st, ed) or not any(st.mortgaged[j] for j in block)
+        owners = st.owner
+        for j in ed.blocks[sq.block]:
+            if owners[j] != owner:
+                return sq.rents[0]
+        if (game_rules or rules(st, ed)).double_rent_with_mortgaged or not any(
+            st.mortgaged[j] for j in ed.blocks[sq.block]
         ):
             return sq.rents[0] * 2
         return sq.rents[0]
@@ -135,21 +135,27 @@ def raisable(st: State, ed: Edition, seat: int) -> int:
     the bank buys titles, sold to it; where it takes mortgaged titles in payment, handed over). A floor: each
     building is counted as sold one at a time, which never pays more than any other way of selling it."""
     r = rules(st, ed)
+    buys, hands_over = r.bank_buys_titles, r.mortgaged_title_to_bank
+    # The 10 % as `interest_due` charges it, worked out here once rather than per title.
+    pct = ed.economy.mortgage_interest_pct if r.mortgage_interest else 0
+    squares, level, mortgaged = ed.squares, st.level, st.mortgaged
     total = 0
-    for i in titles_of(st, seat):
-        sq = ed.squares[i]
-        level = st.level[i]
-        if level == HOTEL:
-            total += sq.hotel_cost // 2 + 4 * (sq.house_cost // 2)
-        elif level:
-            total += level * (sq.house_cost // 2)
-        if r.bank_buys_titles:
-            total += title_value(st, ed, i)
+    for i, o in enumerate(st.owner):
+        if o != seat:
             continue
-        if not st.mortgaged[i]:
+        sq = squares[i]
+        lv = level[i]
+        if lv == HOTEL:
+            total += sq.hotel_cost // 2 + 4 * (sq.house_cost // 2)
+        elif lv:
+            total += lv * (sq.house_cost // 2)
+        if buys:
+            total += sq.price // 2 if mortgaged[i] else sq.price  # title_value
+            continue
+        if not mortgaged[i]:
             total += sq.mortgage
-        if r.mortgaged_title_to_bank:
-            total += title_to_bank_value(st, ed, i)
+        if hands_over:
+            total += max(0, sq.price - sq.mortgage + (sq.mortgage * pct // -100))  # title_to_bank_value
     return total
 
 

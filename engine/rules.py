@@ -435,7 +435,7 @@ def _land(g: Game, s: int, rent_factor: int = 1, card_amount: int = 0) -> None:
                 g.emit("rolled_for_rent", seat=s, dice=[d1, d2])
                 amount = (d1 + d2) * card_amount
             else:
-                amount = board.rent(st, ed, pos, sum(st.dice)) * rent_factor
+                amount = board.rent(st, ed, pos, sum(st.dice), g.rules) * rent_factor
             _pay_rent(g, s, owner, pos, amount)
     elif kind == "tax":
         g.charge(s, BANK, sq.amount, "tax", square=pos)
