@@ -47,11 +47,24 @@ class Game:
             return st.rigged_dice.pop(0)
         n = st.draws
         st.draws = n + 1
-        # rng.below(seed, n, 6) + 1, inlined: two dice a roll make this the engine's busiest call.
-        z = (st.seed + (n + 1) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        return rng.below(st.seed, n, 6) + 1
+
+    def dice(self) -> tuple[int, int]:
+        """Two dice, as two calls of `die` would draw them: `rng.draw` inlined twice, a roll being the engine's
+        busiest step."""
+        st = self.st
+        if st.rigged_dice:
+            return self.die(), self.die()
+        n = st.draws
+        st.draws = n + 2
+        seed = st.seed
+        z = (seed + (n + 1) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        return (z ^ (z >> 31)) % 6 + 1
+        y = (seed + (n + 2) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        y = ((y ^ (y >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        y = ((y ^ (y >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        return (z ^ (z >> 31)) % 6 + 1, (y ^ (y >> 31)) % 6 + 1
 
     # -- money ------------------------------------------------------------------------------------
     def transfer(self, frm: int, to: int, amount: int, reason: str, **extra: object) -> None:
@@ -234,11 +247,12 @@ def _roll(g: Game, a: Action) -> None:
     if st.phase == "customs":
         _customs_roll(g, a.seat)
         return
-    d1, d2 = g.die(), g.die()
+    d1, d2 = g.dice()
     st.dice = [d1, d2]
     total, double = d1 + d2, d1 == d2
     seat = st.seats[a.seat]
-    g.emit("rolled", seat=a.seat, dice=[d1, d2])
+    if not g.quiet:
+        g.emit("rolled", seat=a.seat, dice=[d1, d2])
     if seat.lost_turns:
         # Oceanía (`mundial`): only a double on the first lost turn frees the seat.
         if double:
@@ -327,7 +341,7 @@ def _return_card(g: Game, card: str) -> None:
 
 def _customs_roll(g: Game, s: int) -> None:
     st, ed = g.st, g.ed
-    d1, d2 = g.die(), g.die()
+    d1, d2 = g.dice()
     st.dice = [d1, d2]
     g.emit("customs_roll", seat=s, dice=[d1, d2])
     sq = ed.squares[st.seats[s].pos]
@@ -363,7 +377,8 @@ def _start_next_turn(g: Game) -> None:
     st.doubles = 0
     st.interest_paid = []
     st.phase = "roll"
-    g.emit("turn_started", seat=nxt, turn=st.turn)
+    if not g.quiet:
+        g.emit("turn_started", seat=nxt, turn=st.turn)
     seat = st.seats[nxt]
     if seat.lost_turns and seat.lost_turns < _rest_turns(ed):
         seat.lost_turns -= 1
@@ -381,7 +396,8 @@ def _move_forward(g: Game, s: int, steps: int) -> None:
     seat = st.seats[s]
     start = seat.pos
     seat.pos = (start + steps) % board.BOARD_SIZE
-    g.emit("moved", seat=s, frm=start, to=seat.pos)
+    if not g.quiet:
+        g.emit("moved", seat=s, frm=start, to=seat.pos)
     if start + steps >= board.BOARD_SIZE:
         g.transfer(BANK, s, ed.economy.salary, "salary")
     _land(g, s)
@@ -431,7 +447,7 @@ def _land(g: Game, s: int, rent_factor: int = 1, card_amount: int = 0) -> None:
                     g.emit("no_rent_in_jail", seat=s, square=pos)
                 return
             if card_amount and kind == "utility":
-                d1, d2 = g.die(), g.die()
+                d1, d2 = g.dice()
                 g.emit("rolled_for_rent", seat=s, dice=[d1, d2])
                 amount = (d1 + d2) * card_amount
             else:
