@@ -35,6 +35,7 @@ class Table:
         "utility_top",
         "unbuilt_rent_bound",
         "rent_bound",
+        "country_rents",
     )
 
     def __init__(self, ed: Edition) -> None:
@@ -51,6 +52,8 @@ class Table:
         self.members = [ed.blocks[sq.block] if sq.kind == "country" else () for sq in squares]
         # Per square: the index of its block in `blocks`, -1 for squares outside any block.
         self.block_of = [self.blocks.index(m) if m else -1 for m in self.members]
+        # (square, rents, block index) of each country, for the rent scans.
+        self.country_rents = [(i, self.rents[i], self.block_of[i]) for i in self.titles if self.kind[i] == "country"]
         self.airlines = tuple(sq.index for sq in squares if sq.kind == "airline")
         self.utilities = tuple(sq.index for sq in squares if sq.kind == "utility")
         # A utility's rent with a roll of 7, the most likely total: what a visitor should expect to pay.
@@ -105,7 +108,7 @@ def block_owners(t: Table, owner: list[int]) -> list[int]:
 
 # The board changes far less often than computer players ask about it, and every seat asks about the same
 # board: remember, per board, each owner's highest rent.
-_TOP_RENTS: dict[tuple, dict[int, int]] = {}
+_TOP_RENTS: dict[tuple, list[int]] = {}
 _CACHE_SIZE = 2048
 
 
@@ -118,41 +121,46 @@ def worst_rent(st: State, t: Table, seat: int) -> int:
             _TOP_RENTS.clear()
         tops = _TOP_RENTS[key] = top_rents(st, t)
     worst = 0
-    for o, r in tops.items():
+    for o, r in enumerate(tops):
         if o != seat and r > worst:
             worst = r
     return worst
 
 
-def top_rents(st: State, t: Table) -> dict[int, int]:
-    """Per owning seat, the highest rent one of its titles charges now."""
-    owner, level, mortgaged, kind, rents = st.owner, st.level, st.mortgaged, t.kind, t.rents
-    tops: dict[int, int] = {}
+def top_rents(st: State, t: Table) -> list[int]:
+    """Per seat (by index, six places), the highest rent one of its titles charges now."""
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    tops = [0] * 6
     whole: list[int] | None = None
-    airlines: dict[int, int] | None = None
-    for i in t.titles:
+    for i, rents, b in t.country_rents:
         o = owner[i]
         if o < 0 or mortgaged[i]:
             continue
-        k = kind[i]
-        if k == "country":
-            lv = level[i]
-            if lv:
-                r = rents[i][lv]
-            else:
-                if whole is None:
-                    whole = block_owners(t, owner)
-                r = rents[i][0] * (2 if whole[t.block_of[i]] == o else 1)
-        elif k == "airline":
-            if airlines is None:
-                airlines = {}
-                for j in t.airlines:
-                    airlines[owner[j]] = airlines.get(owner[j], 0) + 1
-            r = rents[i][min(airlines[o], len(rents[i])) - 1]
+        lv = level[i]
+        if lv:
+            r = rents[lv]
         else:
-            r = t.utility_top
-        if r > tops.get(o, 0):
+            if whole is None:
+                whole = block_owners(t, owner)
+            r = rents[0] * 2 if whole[b] == o else rents[0]
+        if r > tops[o]:
             tops[o] = r
+    held = [0] * 6
+    for i in t.airlines:
+        o = owner[i]
+        if o >= 0:
+            held[o] += 1
+    for i in t.airlines:
+        o = owner[i]
+        if o >= 0 and not mortgaged[i]:
+            rents = t.rents[i]
+            r = rents[min(held[o], len(rents)) - 1]
+            if r > tops[o]:
+                tops[o] = r
+    for i in t.utilities:
+        o = owner[i]
+        if o >= 0 and not mortgaged[i] and t.utility_top > tops[o]:
+            tops[o] = t.utility_top
     return tops
 
 
