@@ -107,19 +107,18 @@ def block_owners(t: Table, owner: list[int]) -> list[int]:
 
 
 # The board changes far less often than computer players ask about it, and every seat asks about the same
-# board: remember, per board, each owner's highest rent.
-_TOP_RENTS: dict[tuple, list[int]] = {}
-_CACHE_SIZE = 2048
+# board: remember the last board's top rents, with a copy of the board to compare (comparing three short
+# lists costs far less than hashing them for a dictionary).
+_last_board: tuple[str, list[int], list[int], list[bool], list[int]] = ("", [], [], [], [])
 
 
 def worst_rent(st: State, t: Table, seat: int) -> int:
     """The highest rent an opponent could charge `seat` on one landing now (utilities at a roll of 7)."""
-    key = (t.ed.id, tuple(st.owner), tuple(st.level), tuple(st.mortgaged))
-    tops = _TOP_RENTS.get(key)
-    if tops is None:
-        if len(_TOP_RENTS) >= _CACHE_SIZE:
-            _TOP_RENTS.clear()
-        tops = _TOP_RENTS[key] = top_rents(st, t)
+    global _last_board
+    edition, owner, level, mortgaged, tops = _last_board
+    if st.owner != owner or st.level != level or st.mortgaged != mortgaged or t.ed.id != edition:
+        tops = top_rents(st, t)
+        _last_board = (t.ed.id, list(st.owner), list(st.level), list(st.mortgaged), tops)
     worst = 0
     for o, r in enumerate(tops):
         if o != seat and r > worst:
