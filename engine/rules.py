@@ -89,7 +89,7 @@ class Game:
         st = self.st
         if creditor == BANK and st.settings.free_parking_pot and reason in POT_REASONS:
             creditor = POT
-        if st.seats[debtor].cash >= amount and not any(d.debtor == debtor for d in st.debts):
+        if st.seats[debtor].cash >= amount and (not st.debts or not any(d.debtor == debtor for d in st.debts)):
             self.transfer(debtor, creditor, amount, reason, **extra)
             return
         square = extra.get("square")
@@ -362,11 +362,12 @@ def _start_next_turn(g: Game) -> None:
     if st.settings.max_turns and st.turn >= st.settings.max_turns:
         _finish(g, "turn_limit")
         return
-    order = st.order
+    order, seats = st.order, st.seats
+    n = len(order)
     i = order.index(st.current)
-    for k in range(1, len(order) + 1):
-        nxt = order[(i + k) % len(order)]
-        if not st.seats[nxt].out:
+    for k in range(1, n + 1):
+        nxt = order[(i + k) % n]
+        if not seats[nxt].out:
             break
     if st.trade is not None and board.trading_window(st, ed):
         # Rules 002 trades happen on the proposer's own turn: an offer left open cannot be accepted any more.
@@ -375,11 +376,12 @@ def _start_next_turn(g: Game) -> None:
     st.current = nxt
     st.turn += 1
     st.doubles = 0
-    st.interest_paid = []
+    if st.interest_paid:
+        st.interest_paid = []
     st.phase = "roll"
     if not g.quiet:
         g.emit("turn_started", seat=nxt, turn=st.turn)
-    seat = st.seats[nxt]
+    seat = seats[nxt]
     if seat.lost_turns and seat.lost_turns < _rest_turns(ed):
         seat.lost_turns -= 1
         g.emit("lost_turn", seat=nxt, left=seat.lost_turns)
