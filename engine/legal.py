@@ -109,7 +109,7 @@ def _base_refusal(st: State, ed: Edition, a: Action) -> Refusal:
 
 
 def _asset_refusal(st: State, ed: Edition, a: Action) -> Refusal:
-    in_debt = any(d.debtor == a.seat for d in st.debts)
+    in_debt = bool(st.debts) and any(d.debtor == a.seat for d in st.debts)
     seat = st.seats[a.seat]
     if a.kind == "take_loan":
         return _loan_refusal(st, ed, a, in_debt)
@@ -202,7 +202,8 @@ def unmortgage_cost(st: State, ed: Edition, square: int) -> int:
 
 def build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> list[int]:
     """The squares of `square`'s block that `count` even builds starting on `square` would use."""
-    block = ed.blocks[ed.squares[square].block]
+    squares = ed.squares
+    block = ed.blocks[squares[square].block]
     levels = {j: st.level[j] for j in block}
     even = board.rules(st, ed).even_building
     cash = st.seats[seat].cash
@@ -213,7 +214,8 @@ def build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> li
         lvl = levels[target]
         if lvl >= HOTEL or (even and lvl > min(levels.values())):
             break
-        cost = board.building_cost(ed.squares[target], lvl + 1)
+        sq = squares[target]
+        cost = sq.hotel_cost if lvl + 1 == HOTEL else sq.house_cost  # board.building_cost
         if cash < cost:
             break
         if lvl + 1 == HOTEL:
