@@ -212,21 +212,29 @@ def apply(st: State, action: Action) -> tuple[State, list[Event]]:
     return new, _carry_out(new, ed, action)
 
 
-def apply_quietly(st: State, ed: Edition, action: Action, checked: bool = False) -> list[Event]:
-    """`apply_inplace` for the simulator: `ed` is the state's edition, and of the events only how the game
-    ended is told (the others are not even built). `checked`: the caller has established that the action
-    is legal now, so the rules do not check it again."""
+def quiet_game(st: State) -> Game:
+    """The simulator's way to apply actions to `st` (with `apply_quietly`): one `Game` for all of them, and
+    of the events only how the game ended is told (the others are not even built)."""
+    return Game(st, load(st.edition), True)
+
+
+def apply_quietly(g: Game, action: Action, checked: bool = False) -> list[Event]:
+    """`apply_inplace` for a game from `quiet_game`. `checked`: the caller has established that the action is
+    legal now, so the rules do not check it again."""
     if not checked:
-        check(st, ed, action)
-    return _carry_out(st, ed, action, True)
+        check(g.st, g.ed, action)
+    return _perform(g, action)
 
 
-def _carry_out(st: State, ed: Edition, action: Action, quiet: bool = False) -> list[Event]:
+def _carry_out(st: State, ed: Edition, action: Action) -> list[Event]:
     """Apply an action already checked against `st`."""
-    g = Game(st, ed, quiet)
+    return _perform(Game(st, ed), action)
+
+
+def _perform(g: Game, action: Action) -> list[Event]:
     HANDLERS[action.kind](g, action)
     _flow(g)
-    st.version += 1
+    g.st.version += 1
     return g.ev
 
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from engine import rng
 from engine.actions import Action, IllegalAction
 from engine.ai import JAIL_POLICIES, LEVELS, ROLL, choose, plan
-from engine.edition import Edition, available, load
-from engine.rules import apply_inplace, apply_quietly, new_game
+from engine.edition import available
+from engine.rules import Game, apply_inplace, apply_quietly, new_game, quiet_game
 from engine.state import Auction, Settings, State
 
 DEFAULT_MAX_TURNS = 2000
@@ -119,9 +119,9 @@ class GameResult:
     levels: list[str]
 
 
-def _apply(st: State, ed: Edition, action: Action, quiet: bool) -> list[dict]:
+def _apply(st: State, g: Game | None, action: Action) -> list[dict]:
     try:
-        return apply_quietly(st, ed, action) if quiet else apply_inplace(st, action)
+        return apply_quietly(g, action) if g is not None else apply_inplace(st, action)
     except IllegalAction:
         # A planned move the rules refuse: take the checked choice of the same seat (never expected).
         safe = choose(st, action.seat, st.seats[action.seat].computer) if action.seat >= 0 else None
@@ -136,13 +136,12 @@ def play(st: State, jail: str = "short", landing: Landing | None = None, max_act
     limit = max_actions or ACTIONS_PER_TURN_LIMIT * max(st.settings.max_turns or DEFAULT_MAX_TURNS, 100)
     actions = 0
     events: list[dict] = []
-    ed = load(st.edition)
     # Without landing statistics no event is read but the last one: the game is played quietly.
-    quiet = landing is None
+    g = quiet_game(st) if landing is None else None
     seats = st.seats
     while True:
         if (
-            quiet
+            g is not None
             and st.phase == "roll"
             and not st.debts
             and st.auction is None
@@ -152,17 +151,17 @@ def play(st: State, jail: str = "short", landing: Landing | None = None, max_act
         ):
             # The commonest move, the one every computer makes here (`engine.ai.plan`); legal as it stands
             # (`engine.legal`: the current seat rolls when nothing is pending), so it is not checked again.
-            events = apply_quietly(st, ed, ROLL[st.current], checked=True)
+            events = apply_quietly(g, ROLL[st.current], checked=True)
         else:
             action = driver.next_action(st)
             if action is None:
                 break
             if landing is not None and action.kind == "roll" and st.phase == "roll":
                 was_jailed = st.seats[action.seat].jailed
-                events = _apply(st, ed, action, quiet)
+                events = _apply(st, g, action)
                 landing.count(st, action.seat, was_jailed, events)
             else:
-                events = _apply(st, ed, action, quiet)
+                events = _apply(st, g, action)
         actions += 1
         if actions > limit:
             raise RuntimeError(f"game seed {st.seed} still running after {actions} actions (turn {st.turn})")
