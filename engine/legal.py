@@ -330,9 +330,24 @@ def _gives_something(offer: Offer) -> bool:
 
 def _window_open(st: State, ed: Edition) -> bool:
     """Rules 002: trading opens once every title is sold and nobody holds a whole block."""
-    if any(st.owner[sq.index] == BANK for sq in ed.squares if sq.kind in TITLE_KINDS):
-        return False
-    return not any(board.owns_block(st, ed, s, b) for s in range(len(st.seats)) for b in ed.blocks)
+    owner = st.owner
+    for sq in ed.squares:
+        if owner[sq.index] == BANK and sq.kind in TITLE_KINDS:
+            return False
+    # Every title is held by a seat now: a block is whole when one seat holds all of it.
+    for members in ed.blocks.values():
+        first = owner[members[0]]
+        for j in members:
+            if owner[j] != first:
+                break
+        else:
+            return False
+    return True
+
+
+def window_allows(st: State, ed: Edition, seat: int) -> bool:
+    """Whether the trading window (rules 002) lets `seat` propose a trade now; always without that rule."""
+    return not board.trading_window(st, ed) or (seat == st.current and _window_open(st, ed))
 
 
 def check(st: State, ed: Edition, a: Action) -> None:
@@ -383,8 +398,7 @@ def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
         if st.trade.proposer == seat:
             cands.append(Action(kind="cancel_trade", seat=seat))
     out = [a for a in cands if refusal(st, ed, a) is None]
-    windowed = board.trading_window(st, ed)
-    if st.trade is None and not st.ending and (not windowed or (seat == st.current and _window_open(st, ed))):
+    if st.trade is None and not st.ending and window_allows(st, ed, seat):
         out.append(Action(kind="propose_trade", seat=seat))
     if ed.rules.withdrawal and not any(d.debtor == seat for d in st.debts):
         out.append(Action(kind="withdraw", seat=seat))

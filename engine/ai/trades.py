@@ -14,7 +14,7 @@ from engine.actions import Action, Offer, Trade
 from engine.ai.levels import LEVELS, Style, style_of
 from engine.ai.value import complete_blocks, holdings_change
 from engine.ai.view import Table, start_cash
-from engine.legal import trade_refusal
+from engine.legal import trade_refusal, window_allows
 from engine.state import BANK, State
 
 # Offers to a person are judged by the `normal` standard and made a little sweeter.
@@ -102,9 +102,10 @@ def _may_propose_now(st: State, seat: int) -> bool:
 
 
 def may_propose(st: State, t: Table, seat: int, style: Style) -> bool:
-    """A quick look before any valuation: this level trades, the draw allows it now, and some block lacks
-    only one or two titles, held by one opponent, that the seat can afford or swap for."""
-    if not style.proposes_trades or not _may_propose_now(st, seat):
+    """A quick look before any valuation: this level trades, the draw allows it now, so does the trading
+    window (where there is one), and some block lacks only one or two titles, held by one opponent, that the
+    seat can afford or swap for."""
+    if not style.proposes_trades or not _may_propose_now(st, seat) or not window_allows(st, t.ed, seat):
         return False
     return any(True for _ in _wanted(st, t, seat))
 

@@ -12,7 +12,8 @@ from engine.ai.hard.worth import Returns, change, opponents_factor
 from engine.ai.levels import LEVELS, Style
 from engine.ai.trades import PERSON_MARGIN, _Deal, acceptable
 from engine.ai.view import start_cash, table
-from engine.legal import trade_refusal
+from engine.edition import load
+from engine.legal import trade_refusal, window_allows
 from engine.state import BANK, State
 
 # The seat must come out of a deal ahead of its partner by at least this share of the starting cash, and
@@ -65,8 +66,9 @@ def accepts(st: State, r: Returns, trade: Trade, seat: int, keep: int) -> bool:
 
 
 def may_propose(st: State, seat: int) -> bool:
-    """Once a turn at most; towards people only now and then (a draw keyed on the state's version)."""
-    return st.seats[seat].offered_turn != st.turn
+    """Once a turn at most, when the trading window (where there is one) allows; towards people only now and
+    then (a draw keyed on the state's version)."""
+    return st.seats[seat].offered_turn != st.turn and window_allows(st, load(st.edition), seat)
 
 
 def proposal(st: State, r: Returns, seat: int, keep: int) -> Action | None:
