@@ -49,7 +49,24 @@ def block_has_buildings(st: State, ed: Edition, square: int) -> bool:
 
 def count_owned(st: State, ed: Edition, seat: int, kind: str) -> int:
     # Mortgaged airlines and utilities still count (rules 004 FAQ, rules 001).
-    return sum(1 for sq in ed.squares if sq.kind == kind and st.owner[sq.index] == seat)
+    owner = st.owner
+    n = 0
+    for i in squares_of_kind(ed, kind):
+        if owner[i] == seat:
+            n += 1
+    return n
+
+
+_OF_KIND: dict[tuple[str, str], tuple[int, ...]] = {}
+
+
+def squares_of_kind(ed: Edition, kind: str) -> tuple[int, ...]:
+    """The squares of one kind on the edition's board (editions are loaded once per id, so cached by id)."""
+    key = (ed.id, kind)
+    found = _OF_KIND.get(key)
+    if found is None:
+        found = _OF_KIND[key] = tuple(sq.index for sq in ed.squares if sq.kind == kind)
+    return found
 
 
 def rent(st: State, ed: Edition, square: int, dice_total: int, game_rules: Rules | None = None) -> int:

@@ -397,7 +397,7 @@ def _start_next_turn(g: Game) -> None:
 
 
 def _rest_turns(ed: Edition) -> int:
-    return max((sq.turns for sq in ed.squares if sq.kind == "lose_turns"), default=0)
+    return max((ed.squares[i].turns for i in board.squares_of_kind(ed, "lose_turns")), default=0)
 
 
 # -- movement and landing --------------------------------------------------------------------------
