@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from engine import rng
 from engine.actions import Action, Offer, Trade
 from engine.ai.levels import LEVELS, Style, style_of
-from engine.ai.value import complete_blocks, holdings_change
-from engine.ai.view import Table, start_cash
+from engine.ai.value import holdings_change
+from engine.ai.view import Table, owns_all, start_cash
 from engine.legal import trade_refusal, window_allows
 from engine.state import BANK, State
 
@@ -51,7 +51,18 @@ class _Deal:
         return self._cache[key]
 
     def breaks_a_block(self, seat: int) -> bool:
-        return complete_blocks(self.t, self.owner_after, seat) < complete_blocks(self.t, self.st.owner, seat)
+        """Whether `seat` holds fewer whole blocks after the trade; only the blocks of moved titles can change."""
+        t, before, after = self.t, self.st.owner, self.owner_after
+        seen: list[tuple[int, ...]] = []
+        held_before = held_after = 0
+        for j in self.moved:
+            members = t.members[j]
+            if not members or members in seen:
+                continue
+            seen.append(members)
+            held_before += owns_all(before, members, seat)
+            held_after += owns_all(after, members, seat)
+        return held_after < held_before
 
 
 def _cash_to(trade: Trade, seat: int, card_value: int) -> int:

@@ -83,13 +83,3 @@ def holdings_change(
         change += _group_value(t, style, after, group, kind, seat) - _group_value(t, style, before, group, kind, seat)
     return change
 
-
-def complete_blocks(t: Table, owner: list[int], seat: int) -> int:
-    count = 0
-    for members in t.blocks:
-        for j in members:
-            if owner[j] != seat:
-                break
-        else:
-            count += 1
-    return count
