@@ -152,13 +152,14 @@ _CARDS: dict[str, dict[str, Card]] = {}
 
 
 def _blocks(edition: Edition) -> dict[str, tuple[int, ...]]:
-    if edition.id not in _BLOCKS:
+    found = _BLOCKS.get(edition.id)  # one lookup: the rules ask for the blocks on most actions
+    if found is None:
         out: dict[str, list[int]] = {}
         for sq in edition.squares:
             if sq.kind == "country":
                 out.setdefault(sq.block, []).append(sq.index)
-        _BLOCKS[edition.id] = {k: tuple(v) for k, v in out.items()}
-    return _BLOCKS[edition.id]
+        found = _BLOCKS[edition.id] = {k: tuple(v) for k, v in out.items()}
+    return found
 
 
 def _cards(edition: Edition) -> dict[str, Card]:

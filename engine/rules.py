@@ -286,7 +286,8 @@ def _roll(g: Game, a: Action) -> None:
     else:
         st.doubles = 0
     _move_forward(g, a.seat, total)
-    _after_landing(g)
+    if st.phase == "roll":  # _after_landing, inlined on the commonest path
+        st.phase = _next_phase(g)
 
 
 def _after_landing(g: Game) -> None:
