@@ -233,7 +233,13 @@ def build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> li
         if even:
             # Later builds go where the block is lowest, the asked square first.
             low = min(levels.values())
-            target = square if levels[square] == low else next(j for j in block if levels[j] == low)
+            if levels[square] != low:
+                for j in block:
+                    if levels[j] == low:
+                        target = j
+                        break
+            else:
+                target = square
     return plan
 
 

@@ -90,7 +90,10 @@ class Game:
         if creditor == BANK and st.settings.free_parking_pot and reason in POT_REASONS:
             creditor = POT
         if st.seats[debtor].cash >= amount and (not st.debts or not any(d.debtor == debtor for d in st.debts)):
-            self.transfer(debtor, creditor, amount, reason, **extra)
+            if self.quiet:
+                self.transfer(debtor, creditor, amount, reason)  # no event: the details are not needed
+            else:
+                self.transfer(debtor, creditor, amount, reason, **extra)
             return
         square = extra.get("square")
         st.debts.append(
