@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 from invariants import check_step
 
-from engine import apply, from_json, load, new_game, to_json
+from engine import Action, IllegalAction, apply, from_json, load, new_game, to_json
 from engine.board import BOARD_SIZE
-from engine.rules import apply_inplace
+from engine.rules import apply_inplace, apply_quietly, quiet_game
 from engine.simulate import Driver, Options, game_seed, play, run, seat_levels
 from engine.state import HOTEL, Settings, State
 
@@ -167,6 +167,34 @@ def test_play_returns_the_result() -> None:
     result = play(st)
     assert result.reason in ("bankruptcy", "turn_limit")
     assert result.winner == st.winner and result.turns == st.turn and result.actions > result.turns
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_quiet_play_ends_exactly_where_the_full_engine_does(edition: str) -> None:
+    """`play` applies actions quietly (no events, the plain roll unchecked): each game must end in the same
+    state, after the same actions, as when every action goes through `apply_inplace` and logs its events."""
+    for game in range(3):
+        levels = seat_levels(("dificil", "normal", "facil"), 4, game)
+        quiet, _ = new_game(edition, ["A", "B", "C", "D"], seed=game_seed(5, game), computers=levels)
+        loud = from_json(to_json(quiet))
+        result = play(quiet)
+        driver = Driver()
+        actions = 0
+        events: list[dict] = []
+        while (action := driver.next_action(loud)) is not None:
+            events = apply_inplace(loud, action)
+            actions += 1
+        assert to_json(quiet) == to_json(loud)
+        assert result.actions == actions
+        assert result.reason == next(e["reason"] for e in events if e["code"] == "game_over")
+
+
+def test_quiet_application_still_refuses_an_illegal_action() -> None:
+    st, _ = new_game("turismundo", ["A", "B"], seed=3)
+    before = to_json(st)
+    with pytest.raises(IllegalAction):
+        apply_quietly(quiet_game(st), Action(kind="end_turn", seat=st.current))  # nobody has rolled yet
+    assert to_json(st) == before
 
 
 # -- the command line -----------------------------------------------------------------------------------------
