@@ -21,8 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import signal
 import sys
 import tempfile
 import time
@@ -34,116 +32,37 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
+from bench.harness import (  # noqa: E402
+    ChannelWatch,
+    Cores,
+    Usage,
+    bot_environment,
+    launch_bot,
+    median_of,
+    percentile,
+    py_spy,
+    stop_bot,
+    workers_idle,
+)
 from bot import ids  # noqa: E402
 from bot.store import Store  # noqa: E402
 from engine import State  # noqa: E402
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-# -- the bot process ----------------------------------------------------------------------------------------
-def _env(db: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TURISTA_", "DISCORD_"))}
-    env.update({"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "bench-token", "TURISTA_DB": str(db),
-                "TURISTA_LOG_LEVEL": "WARNING"})
-    return env
-
-
-async def _launch(fake: FakeDiscord, db: Path, log: Path) -> asyncio.subprocess.Process:
-    with log.open("ab") as out:
-        return await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "fakediscord.launch", "--api", fake.base_url, "--gateway", fake.gateway_url,
-            "--", "bot", cwd=ROOT, env=_env(db), stdout=out, stderr=out,
-        )
-
-
-async def _stop(process: asyncio.subprocess.Process) -> None:
-    if process.returncode is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            await asyncio.wait_for(process.wait(), 15)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
-
-
-def _children(pid: int) -> list[int]:
-    out: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            out += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            continue
-    return out
-
-
-def _cpu_s(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def _peak_rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-def _usage(pid: int) -> tuple[float, float, float, float]:
-    """(bot CPU s, workers CPU s, bot peak RSS MB, workers peak RSS MB); workers are the bot's children."""
-    kids = [k for k in _children(pid) if k != pid]
-    return (_cpu_s(pid), sum(_cpu_s(k) for k in kids), _peak_rss_mb(pid), sum(_peak_rss_mb(k) for k in kids))
-
-
-# -- watching what the bot sends ----------------------------------------------------------------------------
-class Boards:
-    """When each message carrying a new board arrived, by channel (the fake is patched to tell)."""
-
-    def __init__(self, fake: FakeDiscord) -> None:
-        self.times: dict[int, list[float]] = {}
-        state = fake.state
-        create, edit = state.create_message, state.edit_message
-
-        def seen(channel_id: int, uploads: list) -> None:
-            if any(name == "board.png" for name, _ in uploads):
-                self.times.setdefault(channel_id, []).append(time.perf_counter())
-
-        async def create_message(channel, author, payload, uploads, **kw):  # type: ignore[no-untyped-def]
-            message = await create(channel, author, payload, uploads, **kw)
-            seen(channel.id, uploads)
-            return message
-
-        async def edit_message(message, payload, uploads):  # type: ignore[no-untyped-def]
-            await edit(message, payload, uploads)
-            seen(message.channel.id, uploads)
-
-        state.create_message = create_message  # type: ignore[method-assign]
-        state.edit_message = edit_message  # type: ignore[method-assign]
-
-    def first_after(self, channel_id: int, t: float) -> float | None:
-        return next((x for x in self.times.get(channel_id, []) if x >= t), None)
-
 
 # -- one table ----------------------------------------------------------------------------------------------
 class Table:
-    def __init__(self, fake: FakeDiscord, store: Store, channel: FakeChannel, people: list[FakeUser]) -> None:
-        self.fake, self.store, self.channel, self.people = fake, store, channel, people
-        self.gid = 0
+    """One game: two people who click as soon as their table waits for them, and a computer seat."""
 
-    def _bot_messages(self) -> list[FakeMessage]:
-        return [m for m in self.fake.messages(self.channel, include_ephemeral=False)
-                if m.author.id == self.fake.bot_user.id]
+    def __init__(self, fake: FakeDiscord, store: Store, watch: ChannelWatch, channel: FakeChannel,
+                 people: list[FakeUser]) -> None:
+        self.fake, self.store, self.watch, self.channel, self.people = fake, store, watch, channel, people
+        self.gid = 0
+        self.clicked = -1  # the version of the last click: the next one waits for a newer table
 
     def _with_verb(self, verb: str) -> FakeMessage | None:
-        for message in reversed(self._bot_messages()):
-            if any((p := ids.parse(c)) and p.verb == verb for c in message.custom_ids()):
+        for message in reversed(self.watch.of(self.channel.id)):
+            if self._cid(message, verb) is not None:
                 return message
         return None
 
@@ -171,15 +90,16 @@ class Table:
         self.gid = row.id
 
     def _waiting(self) -> tuple[State, int, str, FakeMessage] | None:
-        """(state, person's seat, verb, message) when the table shows the latest version and waits for a person."""
+        """(state, person's seat, verb, message) once the table shows a version newer than the last click
+        and that version waits for a person."""
+        table = self._with_verb("status")
+        if table is None or self._version(table) <= self.clicked:
+            return None
         row = self.store.game(self.gid)
         st = row.state
-        if st is None or st.phase == "over":
+        if st is None or st.phase == "over" or self._version(table) != st.version:
             return None
         machine = {s.seat for s in row.seats if s.computer} | {i for i, s in enumerate(st.seats) if s.computer}
-        table = self._with_verb("status")
-        if table is None or self._version(table) != st.version:
-            return None
         if st.trade is not None and st.trade.target not in machine:
             offer = self._with_verb("reject_trade")
             ready = offer is not None and self._version(offer) == st.version
@@ -209,105 +129,87 @@ class Table:
         user_id = next(s.user_id for s in row.seats if s.seat == seat)
         return self.fake.state.users[user_id]
 
-    async def play(self, until: float, boards: Boards, out: dict[str, list[float]]) -> None:
-        while time.perf_counter() < until:
-            try:
-                st, seat, verb, message = await self.fake.wait_for(self._waiting, max(0.1, until - time.perf_counter()),
-                                                                   "a person's turn")
-            except TimeoutError:
+    async def play(self, until: float, out: dict[str, list[float]]) -> None:
+        pending: float | None = None  # the last click still waiting for its board
+        while True:
+            found = await self.watch.until(self.channel.id, self._waiting, until)
+            if pending is not None:
+                seen = self.watch.upload_after(self.channel.id, pending)
+                if seen is not None:
+                    out["board"].append(seen - pending)
+                pending = None
+            if found is None:
                 return
+            st, seat, verb, message = found
             cid = self._cid(message, verb)
             if cid is None:
                 await asyncio.sleep(0.01)
                 continue
             start = time.perf_counter()
             reply = await self.fake.click(self._user(seat), message, cid)
+            self.clicked = st.version
             try:
                 await reply.wait(10)
             except (TimeoutError, AssertionError):
                 out["lost"].append(1)
                 continue
             out["ack"].append(time.perf_counter() - start)
-            try:
-                await self.fake.wait_for(
-                    lambda v=st.version, r=reply: self.store.game(self.gid).version > v or r.followups, 10, "the move"
-                )
-                await self.fake.wait_for(lambda: self._waiting() is not None or time.perf_counter() > until
-                                         or self.store.game(self.gid).status != "active", 15, "the table")
-            except TimeoutError:
-                pass
-            seen = boards.first_after(self.channel.id, start)
-            if seen is not None:
-                out["board"].append(seen - start)
-            out["clicks"].append(1)
+            pending = start
 
 
-async def _workers_idle(pid: int, timeout: float = 60.0) -> None:
-    """Until the bot's picture workers have used no CPU for a second (their warm-up is over)."""
-    deadline = time.perf_counter() + timeout
-    before = _usage(pid)[1]
-    while time.perf_counter() < deadline:
-        await asyncio.sleep(1.0)
-        now = _usage(pid)[1]
-        if now - before < 0.05:
-            return
-        before = now
-
-
-def _pct(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    values = sorted(values)
-    return round(1000 * values[min(len(values) - 1, int(q * len(values)))], 1)
-
-
-async def load_case(games: int, seconds: float, tmp: Path) -> dict[str, Any]:
+# -- the cases ----------------------------------------------------------------------------------------------
+async def load_case(games: int, seconds: float, tmp: Path, cores: Cores, profile: Path | None) -> dict[str, Any]:
     async with FakeDiscord() as fake:
         guild = fake.add_guild("Bench", channels=tuple(f"mesa-{k}" for k in range(games)))
         people = [[fake.add_user(f"p{k}a", guild), fake.add_user(f"p{k}b", guild)] for k in range(games)]
-        db = tmp / f"load-{games}.db"
-        process = await _launch(fake, db, tmp / f"load-{games}.log")
+        db = tmp / f"load-{games}-{time.monotonic_ns()}.db"
+        process = await launch_bot(fake, bot_environment(db), tmp / f"load-{games}.log", cores)
         try:
             await fake.wait_for(lambda: fake.connected and fake.state.command_syncs > 0, 60, "the bot")
             store = Store(db)
-            boards = Boards(fake)
-            tables = [Table(fake, store, guild.channel(f"mesa-{k}"), people[k]) for k in range(games)]
+            watch = ChannelWatch(fake)
+            tables = [Table(fake, store, watch, guild.channel(f"mesa-{k}"), people[k]) for k in range(games)]
             await asyncio.gather(*(t.open() for t in tables))
-            await _workers_idle(process.pid)  # the picture workers finish warming up before the clock starts
-            out: dict[str, list[float]] = {"ack": [], "board": [], "clicks": [], "lost": []}
-            cpu0 = _usage(process.pid)
+            await workers_idle(process.pid)  # the picture workers finish warming up before the clock starts
+            out: dict[str, list[float]] = {"ack": [], "board": [], "lost": []}
+            spy = py_spy(process.pid, seconds, profile / f"games-{games}.txt", cores) if profile else None
+            before = Usage.of(process.pid)
             start = time.perf_counter()
-            await asyncio.gather(*(t.play(start + seconds, boards, out) for t in tables))
+            await asyncio.gather(*(t.play(start + seconds, out) for t in tables))
             elapsed = time.perf_counter() - start
-            cpu1 = _usage(process.pid)
+            after = Usage.of(process.pid)
+            if spy is not None:
+                spy.wait()
             store.close()
         finally:
-            await _stop(process)
+            await stop_bot(process)
         clicks = max(1, len(out["ack"]))
+        bot_ms = 1000 * (after.bot_cpu_s - before.bot_cpu_s) / clicks
+        workers_ms = 1000 * (after.workers_cpu_s - before.workers_cpu_s) / clicks
         return {
             "games": games,
             "seconds": round(elapsed, 1),
             "interactions": len(out["ack"]),
             "interactions_per_s": round(len(out["ack"]) / elapsed, 1),
-            "ack_ms": {"p50": _pct(out["ack"], 0.5), "p95": _pct(out["ack"], 0.95), "p99": _pct(out["ack"], 0.99),
-                       "max": _pct(out["ack"], 1.0)},
-            "board_ms": {"p50": _pct(out["board"], 0.5), "p95": _pct(out["board"], 0.95),
-                         "p99": _pct(out["board"], 0.99), "boards": len(out["board"])},
+            "ack_ms": {q: percentile(out["ack"], v) for q, v in (("p50", .5), ("p95", .95), ("p99", .99), ("max", 1))},
+            "board_ms": {q: percentile(out["board"], v) for q, v in (("p50", .5), ("p95", .95), ("p99", .99))},
+            "boards": len(out["board"]),
             "late_acks_over_1s": sum(1 for a in out["ack"] if a > 1.0),
             "lost_clicks": len(out["lost"]),
             "fake_errors": len(fake.errors),
-            "bot_cpu_ms_per_interaction": round(1000 * (cpu1[0] - cpu0[0]) / clicks, 2),
-            "workers_cpu_ms_per_interaction": round(1000 * (cpu1[1] - cpu0[1]) / clicks, 2),
-            "bot_peak_rss_mb": round(cpu1[2], 1),
-            "workers_peak_rss_mb": round(cpu1[3], 1),
+            "cpu_ms_per_interaction": round(bot_ms + workers_ms, 2),
+            "bot_cpu_ms_per_interaction": round(bot_ms, 2),
+            "workers_cpu_ms_per_interaction": round(workers_ms, 2),
+            "bot_peak_rss_mb": round(after.bot_peak_mb, 1),
+            "workers_peak_rss_mb": round(after.workers_peak_mb, 1),
         }
 
 
-async def restart_case(games: int, tmp: Path) -> dict[str, Any]:
+async def restart_case(games: int, tmp: Path, cores: Cores) -> dict[str, Any]:
     async with FakeDiscord() as fake:
         guild = fake.add_guild("Bench", channels=tuple(f"mesa-{k}" for k in range(games)))
         users = [fake.add_user(f"u{k}", guild) for k in range(games)]
-        db = tmp / "restart.db"
+        db = tmp / f"restart-{time.monotonic_ns()}.db"
         store = Store(db)
         gids = []
         for k in range(games):
@@ -320,7 +222,7 @@ async def restart_case(games: int, tmp: Path) -> dict[str, Any]:
             gids.append((gid, st.version, channel, users[k]))
         store.close()
         start = time.perf_counter()
-        process = await _launch(fake, db, tmp / "restart.log")
+        process = await launch_bot(fake, bot_environment(db), tmp / "restart.log", cores)
         try:
             await fake.wait_for(lambda: fake.connected, 60, "the gateway connection")
             connected = time.perf_counter() - start
@@ -336,33 +238,51 @@ async def restart_case(games: int, tmp: Path) -> dict[str, Any]:
                 except (TimeoutError, AssertionError):
                     pass
             total = time.perf_counter() - start
-            usage = _usage(process.pid)
+            usage = Usage.of(process.pid)
         finally:
-            await _stop(process)
+            await stop_bot(process)
         return {
             "restart_open_games": games,
             "connected_s": round(connected, 2),
             "all_buttons_answered_s": round(total, 2),
             "after_connection_s": round(total - connected, 2),
             "answered": answered,
-            "bot_peak_rss_mb": round(usage[2], 1),
+            "bot_peak_rss_mb": round(usage.bot_peak_mb, 1),
         }
 
 
 async def main_async(args: argparse.Namespace) -> None:
+    cores = Cores.parse(args.bot_cpus, args.load_cpus) if args.bot_cpus else Cores() if args.no_pin else Cores.split()
+    cores.pin_load()
+    print(f"# {cores.describe()}; {args.runs} run(s) per case, medians", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="turista-e2e-") as folder:
         tmp = Path(folder)
         for games in args.games:
-            print(json.dumps(await load_case(games, args.seconds, tmp)), flush=True)
+            runs = []
+            for run in range(args.runs):
+                profile = args.profile if args.profile and run == 0 else None
+                runs.append(await load_case(games, args.seconds, tmp, cores, profile))
+                print(f"# {json.dumps(runs[-1])}", file=sys.stderr, flush=True)
+            print(json.dumps(median_of(runs)), flush=True)
         if args.restart:
-            print(json.dumps(await restart_case(args.restart, tmp)), flush=True)
+            runs = []
+            for _ in range(args.runs):
+                runs.append(await restart_case(args.restart, tmp, cores))
+                print(f"# {json.dumps(runs[-1])}", file=sys.stderr, flush=True)
+            print(json.dumps(median_of(runs)), flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=lambda s: [int(x) for x in s.split(",") if x], default=[1, 10, 50])
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--runs", type=int, default=3, help="runs per case; each figure is their median")
     parser.add_argument("--restart", type=int, default=1000, help="open games for the restart case; 0: skip it")
+    parser.add_argument("--bot-cpus", default="", help="cores of the bot and its workers, e.g. 1 (default: the last)")
+    parser.add_argument("--load-cpus", default="", help="cores of the fake Discord and the players (default: the rest)")
+    parser.add_argument("--no-pin", action="store_true", help="let the bot and the load share every core")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="a folder: py-spy samples the bot and its workers during each case's first run")
     asyncio.run(main_async(parser.parse_args()))
 
 

@@ -1,7 +1,7 @@
 """Pictures for the table, drawn by `render` in worker processes: never on the event loop, on every core.
 
-- A pool of worker processes (one per core; `TURISTA_RENDER_WORKERS` sets another number, 0 draws in a
-  thread of the bot) draws boards, deeds and summaries. Workers run at a lower priority than the bot, so
+- A pool of worker processes (one per core the bot may use; `TURISTA_RENDER_WORKERS` sets another number,
+  0 draws in a thread of the bot) draws boards, deeds and summaries. Workers run at a lower priority than the bot, so
   acknowledging a click never waits for a picture, and each warms up (`render.warm_up`) as it starts.
 - Each table's pictures go to the same worker: the pieces and compressed rows that worker kept from the
   table's last board make its next one cheap. One table's slow picture delays at most that worker's queue,
@@ -65,12 +65,20 @@ def _prepare(edition: str, lang: str) -> None:
     render.prepare(edition, lang)
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (a CPU affinity set by systemd or taskset counts, not the machine's)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 # -- the pool -----------------------------------------------------------------------------------------------
 class Pictures:
     """Worker processes for pictures, with each table's boards sent to one of them."""
 
     def __init__(self, workers: int | None = None, *, warm: bool = True) -> None:
-        self.workers = max(0, (os.cpu_count() or 1) if workers is None else workers)
+        self.workers = max(0, usable_cores() if workers is None else workers)
         self.warm = warm
         self._pools: list[Executor] = []
         self._boards: OrderedDict[bytes, bytes] = OrderedDict()

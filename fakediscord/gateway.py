@@ -26,6 +26,10 @@ from aiohttp import WSMsgType, web
 OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY, OP_RESUME, OP_RECONNECT = 0, 1, 2, 6, 7
 OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HEARTBEAT_ACK = 8, 9, 10, 11
 HEARTBEAT_INTERVAL_MS = 41_250
+# Message events reach only a client that identified with the intent covering them, as on Discord: a bot
+# that asked for `guilds` alone never hears of the messages it posts or edits.
+MESSAGE_EVENTS = frozenset({"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE", "MESSAGE_DELETE_BULK"})
+INTENT_GUILD_MESSAGES, INTENT_DIRECT_MESSAGES = 1 << 9, 1 << 12
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -65,7 +69,16 @@ class GatewaySession:
         shard_id, count = self.shard
         return shard_id == 0 if guild_id is None else shard_of(guild_id, count) == shard_id
 
+    def wants(self, event: str, data: dict[str, Any]) -> bool:
+        """Whether the intents this session identified with cover `event`."""
+        intents = self.identify.get("intents")
+        if event not in MESSAGE_EVENTS or intents is None:
+            return True
+        return bool(int(intents) & (INTENT_GUILD_MESSAGES if data.get("guild_id") else INTENT_DIRECT_MESSAGES))
+
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        if not self.wants(event, data):
+            return
         self.sequence += 1
         frame = {"op": OP_DISPATCH, "t": event, "s": self.sequence, "d": data}
         self.events.append(frame)

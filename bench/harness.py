@@ -1,0 +1,272 @@
+"""What the benchmarks that run real bot processes share: starting `python -m bot` against the fake Discord
+on chosen cores, the CPU time and memory of a bot with its picture workers, percentiles, and waking a driver
+only when its own channel changed.
+
+Cores. The load generator (the fake Discord and the simulated people, all in the benchmark's process) and the
+bot should not take CPU from each other, or the figures say more about the benchmark than about the bot:
+`Cores.split()` gives the bot the last core (its picture workers inherit it) and everything else the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from fakediscord import FakeDiscord, FakeMessage
+
+ROOT = Path(__file__).resolve().parent.parent
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+T = TypeVar("T")
+
+
+# -- cores ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Cores:
+    """Which cores the bot (with its workers) and the load generator run on; empty: no pinning."""
+
+    bot: frozenset[int] = frozenset()
+    load: frozenset[int] = frozenset()
+
+    @classmethod
+    def split(cls) -> Cores:
+        """The last core for the bot, the others for the load (no pinning on a one-core machine)."""
+        available = sorted(os.sched_getaffinity(0))
+        if len(available) < 2:
+            return cls()
+        return cls(frozenset(available[-1:]), frozenset(available[:-1]))
+
+    @classmethod
+    def parse(cls, bot: str, load: str) -> Cores:
+        def cpus(spec: str) -> frozenset[int]:
+            return frozenset(int(c) for c in spec.split(",") if c.strip())
+
+        return cls(cpus(bot), cpus(load))
+
+    def pin_load(self) -> None:
+        """Pin this process (the fake Discord and the drivers) to the load cores."""
+        if self.load:
+            os.sched_setaffinity(0, self.load)
+
+    def describe(self) -> str:
+        if not self.bot:
+            return "not pinned"
+        return f"bot on cpu {','.join(map(str, sorted(self.bot)))}, load on cpu {','.join(map(str, sorted(self.load)))}"
+
+
+# -- the bot process ------------------------------------------------------------------------------------
+def bot_environment(db: str | Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """Production settings (no TURISTA_* or DISCORD_* variable of the caller leaks in) on database `db`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TURISTA_", "DISCORD_"))}
+    env.update({"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "bench-token", "TURISTA_DB": str(db)})
+    env.update(extra or {})
+    return env
+
+
+async def launch_bot(fake: FakeDiscord, env: dict[str, str], log: Path,
+                     cores: Cores = Cores()) -> asyncio.subprocess.Process:
+    """`python -m bot` through the fake's launcher, on the bot's cores, its output appended to `log`."""
+    bot_cpus = set(cores.bot)
+
+    def pin() -> None:
+        if bot_cpus:
+            os.sched_setaffinity(0, bot_cpus)
+
+    with log.open("ab") as out:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "fakediscord.launch", "--api", fake.base_url, "--gateway", fake.gateway_url,
+            "--", "bot", cwd=ROOT, env=env, stdout=out, stderr=out, preexec_fn=pin,
+        )
+
+
+async def stop_bot(process: asyncio.subprocess.Process, timeout: float = 15.0) -> None:
+    if process.returncode is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(process.wait(), timeout)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+# -- CPU and memory from /proc ----------------------------------------------------------------------------
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def family(pid: int) -> list[int]:
+    """A process and its descendants (a bot and the workers that draw its pictures)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                children.setdefault(int(_stat(int(entry.name))[1]), []).append(int(entry.name))
+            except (OSError, IndexError):
+                continue
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo += children.get(current, [])
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time so far of one process; 0 once it is gone."""
+    try:
+        fields = _stat(pid)
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def _status_kb(pid: int, key: str) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(key):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+@dataclass(frozen=True)
+class Usage:
+    """CPU seconds so far and peak resident memory of a bot process and of its workers (its descendants)."""
+
+    bot_cpu_s: float
+    workers_cpu_s: float
+    bot_peak_mb: float
+    workers_peak_mb: float
+
+    @classmethod
+    def of(cls, pid: int) -> Usage:
+        kids = [k for k in family(pid) if k != pid]
+        return cls(cpu_seconds(pid), sum(cpu_seconds(k) for k in kids), _status_kb(pid, "VmHWM:") / 1024,
+                   sum(_status_kb(k, "VmHWM:") for k in kids) / 1024)
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory now of a process and its descendants, in MB."""
+    return sum(_status_kb(p, "VmRSS:") for p in family(pid)) / 1024
+
+
+async def workers_idle(pid: int, timeout: float = 60.0) -> None:
+    """Until the bot's workers have used no CPU for a second (their warm-up is over)."""
+    deadline = time.perf_counter() + timeout
+    before = Usage.of(pid).workers_cpu_s
+    while time.perf_counter() < deadline:
+        await asyncio.sleep(1.0)
+        now = Usage.of(pid).workers_cpu_s
+        if now - before < 0.05:
+            return
+        before = now
+
+
+def percentile(values: list[float], q: float, scale: float = 1000.0) -> float:
+    """The q-quantile (nearest rank) of `values`, times `scale` (seconds -> ms by default), 1 decimal."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return round(scale * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+
+# -- watching channels ------------------------------------------------------------------------------------
+class ChannelWatch:
+    """The bot's public messages per channel, and a wake-up per channel whenever one is posted or edited.
+
+    The fake's own `wait_for` re-checks every waiter on every change anywhere; with many tables that costs
+    the load generator more than the bot it measures. Here a driver wakes only for its own channel. The
+    fake's state is patched to tell; `uploads_at` keeps when each upload of a given file name arrived.
+    """
+
+    def __init__(self, fake: FakeDiscord, upload: str = "board.png") -> None:
+        self.messages: dict[int, list[FakeMessage]] = {}
+        self.uploads_at: dict[int, list[float]] = {}
+        self._events: dict[int, asyncio.Event] = {}
+        bot_id = fake.bot_user.id
+        state = fake.state
+        create, edit = state.create_message, state.edit_message
+
+        def seen(message: FakeMessage, uploads: list, new: bool) -> None:
+            channel_id = message.channel.id
+            if new and not message.ephemeral and message.author.id == bot_id:
+                self.messages.setdefault(channel_id, []).append(message)
+            if any(name == upload for name, _ in uploads):
+                self.uploads_at.setdefault(channel_id, []).append(time.perf_counter())
+            event = self._events.pop(channel_id, None)
+            if event is not None:
+                event.set()
+
+        async def create_message(channel, author, payload, uploads, **kw):  # type: ignore[no-untyped-def]
+            message = await create(channel, author, payload, uploads, **kw)
+            seen(message, uploads, True)
+            return message
+
+        async def edit_message(message, payload, uploads):  # type: ignore[no-untyped-def]
+            await edit(message, payload, uploads)
+            seen(message, uploads, False)
+
+        state.create_message = create_message  # type: ignore[method-assign]
+        state.edit_message = edit_message  # type: ignore[method-assign]
+
+    def of(self, channel_id: int) -> list[FakeMessage]:
+        return self.messages.get(channel_id, [])
+
+    def upload_after(self, channel_id: int, t: float) -> float | None:
+        """When the first upload at or after `t` arrived in the channel."""
+        return next((x for x in self.uploads_at.get(channel_id, []) if x >= t), None)
+
+    async def until(self, channel_id: int, predicate: Callable[[], T | None], deadline: float) -> T | None:
+        """The first truthy `predicate()`, re-checked whenever the channel changes; None at `deadline`.
+        A re-check every second too, for what changes outside the channel (the database)."""
+        while True:
+            event = self._events.setdefault(channel_id, asyncio.Event())
+            found = predicate()
+            if found:
+                return found
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), min(left, 1.0))
+
+
+# -- profiling ----------------------------------------------------------------------------------------------
+def py_spy(pid: int, seconds: float, output: Path, cores: Cores) -> subprocess.Popen[bytes]:
+    """Sample the bot and its workers for `seconds` (py-spy, folded stacks) on the load's cores."""
+    load = set(cores.load)
+
+    def pin() -> None:
+        if load:
+            os.sched_setaffinity(0, load)
+
+    command = ["py-spy", "record", "--pid", str(pid), "--subprocesses", "--duration", str(max(1, int(seconds))),
+               "--format", "raw", "--rate", "200", "--nonblocking", "--output", str(output)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pin)
+
+
+def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each number the median of the runs' (nested dicts too); other values from the first run."""
+    import statistics
+
+    first = runs[0]
+    out: dict[str, Any] = {}
+    for key, value in first.items():
+        values = [run[key] for run in runs]
+        if isinstance(value, dict):
+            out[key] = median_of(values)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            middle = statistics.median(values)
+            out[key] = round(middle, 2) if isinstance(middle, float) else middle
+        else:
+            out[key] = value
+    return out
