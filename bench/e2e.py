@@ -1,19 +1,23 @@
 """The real bot under load: N games at once against the bundled fake Discord, and a restart with many games.
 
-    python bench/e2e.py [--games 1,10,50] [--seconds 30] [--restart 1000]
+    python bench/e2e.py [--games 1,10,50] [--seconds 30] [--runs 3] [--restart 1000] [--profile DIR]
 
 Starts `python -m bot` (production settings: pictures in worker processes, computer seats thinking 1.5 s,
 SQLite) through the fake's launcher, opens N tables in N channels (two people and one computer seat each)
 and lets the people act as fast as the bot answers: each person clicks as soon as the table shows that the
-game waits for them. Prints one JSON line per N:
+game waits for them. The bot and its picture workers run on the last core, the fake Discord and the people
+(this process) on the others (`--bot-cpus`, `--load-cpus`, `--no-pin`). Each case runs `--runs` times; the
+figures printed are the medians, one JSON line per N:
 
-    interactions_per_s, ack_ms {p50, p95, p99, max}, board_ms {p50, p95, p99} (click -> the message that carries
-    the new board), clicks, boards, late_acks (> 1 s), bot_cpu_ms_per_interaction (the bot process),
-    workers_cpu_ms_per_interaction (its picture processes), bot_peak_rss_mb, workers_peak_rss_mb
+    interactions_per_s, ack_ms {p50, p95, p99, max}, board_ms {p50, p95, p99} (click -> the first message
+    carrying a board after it), boards, late_acks_over_1s, lost_clicks, fake_errors, CPU ms per interaction of
+    the bot with its workers (cpu_), the bot process (bot_), its event loop thread alone (bot_loop_), its
+    picture processes (workers_) and of the load generator (load_), bot_peak_rss_mb, workers_peak_rss_mb
 
 and, with --restart, one line for a bot started on a database of that many open games: the time from the
 process start to the gateway connection (discord.py's own part), and to every game having answered a click
-on its table's status button.
+on its table's status button. `--profile DIR` samples the bot and its workers with py-spy during the first
+run of each case (folded stacks in DIR).
 """
 
 from __future__ import annotations
@@ -39,9 +43,11 @@ from bench.harness import (  # noqa: E402
     bot_environment,
     launch_bot,
     median_of,
+    own_cpu_seconds,
     percentile,
     py_spy,
     stop_bot,
+    thread_cpu_seconds,
     workers_idle,
 )
 from bot import ids  # noqa: E402
@@ -174,10 +180,12 @@ async def load_case(games: int, seconds: float, tmp: Path, cores: Cores, profile
             out: dict[str, list[float]] = {"ack": [], "board": [], "lost": []}
             spy = py_spy(process.pid, seconds, profile / f"games-{games}.txt", cores) if profile else None
             before = Usage.of(process.pid)
+            threads_before, load_before = thread_cpu_seconds(process.pid), own_cpu_seconds()
             start = time.perf_counter()
             await asyncio.gather(*(t.play(start + seconds, out) for t in tables))
             elapsed = time.perf_counter() - start
             after = Usage.of(process.pid)
+            threads_after, load_after = thread_cpu_seconds(process.pid), own_cpu_seconds()
             if spy is not None:
                 spy.wait()
             store.close()
@@ -200,6 +208,8 @@ async def load_case(games: int, seconds: float, tmp: Path, cores: Cores, profile
             "cpu_ms_per_interaction": round(bot_ms + workers_ms, 2),
             "bot_cpu_ms_per_interaction": round(bot_ms, 2),
             "workers_cpu_ms_per_interaction": round(workers_ms, 2),
+            "bot_loop_cpu_ms_per_interaction": round(1000 * (threads_after[0] - threads_before[0]) / clicks, 2),
+            "load_cpu_ms_per_interaction": round(1000 * (load_after - load_before) / clicks, 2),
             "bot_peak_rss_mb": round(after.bot_peak_mb, 1),
             "workers_peak_rss_mb": round(after.workers_peak_mb, 1),
         }

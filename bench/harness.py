@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -126,6 +127,28 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def thread_cpu_seconds(pid: int) -> tuple[float, float]:
+    """(the main thread's, the other threads') CPU seconds so far of one process."""
+    main = other = 0.0
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        if task.name == str(pid):
+            main += seconds
+        else:
+            other += seconds
+    return main, other
+
+
+def own_cpu_seconds() -> float:
+    """CPU seconds so far of this process (the fake Discord and the simulated people)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _status_kb(pid: int, key: str) -> int:
@@ -249,6 +272,7 @@ def py_spy(pid: int, seconds: float, output: Path, cores: Cores) -> subprocess.P
         if load:
             os.sched_setaffinity(0, load)
 
+    output.parent.mkdir(parents=True, exist_ok=True)
     command = ["py-spy", "record", "--pid", str(pid), "--subprocesses", "--duration", str(max(1, int(seconds))),
                "--format", "raw", "--rate", "200", "--nonblocking", "--output", str(output)]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pin)
