@@ -50,6 +50,9 @@ def simple_choice(st: State, seat: int) -> Action:
             if kind in by_kind:
                 return by_kind[kind][0]
         return Action(kind="bankrupt", seat=seat)
+    if st.lift is not None and st.lift.seat == seat and "keep_mortgaged" in by_kind:
+        # A creditor's decision on inherited mortgages holds the game up: keep them (lifted later at +10 %).
+        return by_kind["keep_mortgaged"][0]
     if st.auction is not None and seat in st.auction.active:
         au = st.auction
         ceiling = int(ed.squares[au.square].price * MAX_BID_SHARE) if au.item == "title" else reserve
