@@ -93,15 +93,17 @@ def png(
     palette: bytes,
     keys: Sequence[Hashable],
     cache: BandCache,
-    draw: Callable[[], Image.Image],
+    draw: Callable[[frozenset[int]], Image.Image],
 ) -> bytes:
     """The PNG of a `width` x `height` "P" picture with `palette` (768 bytes), band k named by `keys[k]`.
-    `draw()` gives the picture; it is called only if some band is not in `cache`."""
+    `draw(missing)` gives the picture, right at least in the bands numbered in `missing`; it is called only
+    if some band is not in `cache`."""
     bands: list[tuple[bytes, int, int] | None] = [cache.get(key) for key in keys]
-    if any(b is None for b in bands):
-        pixels = memoryview(draw().tobytes())
+    missing = frozenset(k for k, b in enumerate(bands) if b is None)
+    if missing:
+        pixels = memoryview(draw(missing).tobytes())
         for k, key in enumerate(keys):
-            if bands[k] is None:
+            if k in missing:
                 band = compress_band(raw_rows(pixels, width, k * BAND_ROWS, min(height, (k + 1) * BAND_ROWS)))
                 cache.put(key, band)
                 bands[k] = band

@@ -13,7 +13,7 @@ so only rows that changed are deflated. `board_image` draws the same picture fro
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Container, Hashable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import NamedTuple
@@ -75,7 +75,7 @@ def board(
     """The board of `state` as PNG bytes, 1100 x 688 (pure: only reads its arguments; thread-safe)."""
     pic = picture(state, language(lang), Table(tuple(events), frozenset(absent), minutes_left))
     pal = _palette_bytes(pic.edition, pic.lang)
-    return bands.png(WIDTH, HEIGHT, pal, band_keys(pic), BANDS, lambda: compose(pic))
+    return bands.png(WIDTH, HEIGHT, pal, band_keys(pic), BANDS, lambda missing: compose(pic, missing))
 
 
 BANDS = bands.BandCache()
@@ -119,15 +119,26 @@ def draw_rgb(pic: Picture) -> Image.Image:
     return img
 
 
-def compose(pic: Picture) -> Image.Image:
-    """The 256-colour picture from pieces already mapped to the palette."""
+def compose(pic: Picture, only: Container[int] | None = None) -> Image.Image:
+    """The 256-colour picture from pieces already mapped to the palette. With `only` (band numbers), just the
+    pieces reaching those bands are pasted: the other rows may then show the printed board alone."""
+
+    def needed(first_row: int, last_row: int) -> bool:
+        first, last = first_row // bands.BAND_ROWS, last_row // bands.BAND_ROWS
+        return only is None or any(b in only for b in range(first, last + 1))
+
     img = _static_p(pic.edition, pic.lang).copy()
     grid = cells(pic.edition)
     for t in pic.tiles:
-        img.paste(_tile_p(pic.edition, pic.lang, t), grid[t.square].box[:2])
-    img.paste(_ring_p(pic.edition, pic.lang, pic.centre, pic.tokens), RING_INNER[:2])
+        cell = grid[t.square]
+        if needed(cell.y0, cell.y1 - 1):
+            img.paste(_tile_p(pic.edition, pic.lang, t), cell.box[:2])
+    if needed(RING_INNER[1], RING_INNER[3] - 1):
+        img.paste(_ring_p(pic.edition, pic.lang, pic.centre, pic.tokens), RING_INNER[:2])
     for piece in pic.panel:
-        img.paste(_panel_p(pic.edition, pic.lang, piece), piece.box()[:2])
+        box = piece.box()
+        if needed(box[1], box[3] - 1):
+            img.paste(_panel_p(pic.edition, pic.lang, piece), box[:2])
     return img
 
 
