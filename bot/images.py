@@ -17,20 +17,18 @@ Call `start()` once the event loop runs (the bot's `setup_hook`) and `shutdown()
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import io
 import logging
-import multiprocessing
 import os
 from collections import OrderedDict
 from collections.abc import Iterable
-from concurrent.futures import Executor, ProcessPoolExecutor
 
 import discord
 
 import render
 from bot.store import Store
+from bot.workers import Worker
 from engine import State, from_json, to_json
 
 log = logging.getLogger(__name__)
@@ -41,9 +39,7 @@ WORKER_NICENESS = 10
 
 # -- what runs in a worker ----------------------------------------------------------------------------------
 def _worker_start(warm: bool) -> None:
-    """A new worker: below the bot's priority, then every edition and language drawn once."""
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
+    """A new worker: every edition and language drawn once."""
     if warm:
         render.warm_up()
 
@@ -80,31 +76,27 @@ class Pictures:
     def __init__(self, workers: int | None = None, *, warm: bool = True) -> None:
         self.workers = max(0, usable_cores() if workers is None else workers)
         self.warm = warm
-        self._pools: list[Executor] = []
+        self._workers: list[Worker] = []
         self._boards: OrderedDict[bytes, bytes] = OrderedDict()
         self._last: dict[int, bytes] = {}  # per table: the key of the board it shows
 
     def start(self) -> None:
-        # "spawn": a worker starts clean, not as a copy of a process with an event loop, threads and sockets.
-        context = multiprocessing.get_context("spawn")
-        self._pools = [
-            ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_worker_start, initargs=(self.warm,))
-            for _ in range(self.workers)
-        ]
-        for pool in self._pools:
-            pool.submit(int)  # starts the worker (and its warm-up) now rather than at the first picture
+        """Start the workers now: they warm up while the bot connects, not at the first picture."""
+        self._workers = [Worker(f"turista-pictures-{k}", niceness=WORKER_NICENESS, initializer=_worker_start,
+                                initargs=(self.warm,)) for k in range(self.workers)]
+        for worker in self._workers:
+            worker.start()
         log.info("pictures: %d worker process(es)", self.workers)
 
     def shutdown(self) -> None:
-        for pool in self._pools:
-            pool.shutdown(wait=False, cancel_futures=True)
-        self._pools = []
+        for worker in self._workers:
+            worker.stop()
+        self._workers = []
 
     async def _run(self, table: int, func, *args):  # type: ignore[no-untyped-def]
-        if not self._pools:
+        if not self._workers:
             return await asyncio.to_thread(func, *args)
-        pool = self._pools[table % len(self._pools)]
-        return await asyncio.get_running_loop().run_in_executor(pool, func, *args)
+        return await self._workers[table % len(self._workers)].call(func, *args)
 
     @staticmethod
     def board_key(state_json: bytes, lang: str, events: tuple[dict, ...], absent: tuple[int, ...],
@@ -119,16 +111,21 @@ class Pictures:
         state_json = to_json(state)
         ev, ab = tuple(events), tuple(sorted(absent))
         key = self.board_key(state_json, lang, ev, ab, minutes_left)
+        return key, await self.drawn(key, table, state_json, lang, ev, ab, minutes_left)
+
+    async def drawn(self, key: bytes, table: int, state_json: bytes, lang: str, events: tuple[dict, ...],
+                    absent: tuple[int, ...], minutes_left: int | None) -> bytes:
+        """The PNG of the board named `key` (see `board_key`): kept, else drawn by the table's worker."""
         png = self._boards.get(key)
         if png is None:
-            png = await self._run(table, _draw_board, state_json, lang, ev, ab, minutes_left)
+            png = await self._run(table, _draw_board, state_json, lang, events, absent, minutes_left)
             self._boards[key] = png
             while len(self._boards) > KEPT_BOARDS:
                 self._boards.popitem(last=False)
         else:
             self._boards.move_to_end(key)
         self._last[table] = key
-        return key, png
+        return png
 
     def shows(self, table: int, key: bytes) -> bool:
         return self._last.get(table) == key
@@ -173,9 +170,11 @@ async def board_if_changed(state: State, lang: str, *, table: int, events: Itera
     leaves the attachment as it is)."""
     state_json = to_json(state)
     ev, ab = tuple(events), tuple(sorted(absent))
-    if PICTURES.shows(table, Pictures.board_key(state_json, lang, ev, ab, minutes_left)):
+    key = Pictures.board_key(state_json, lang, ev, ab, minutes_left)
+    if PICTURES.shows(table, key):
         return None
-    return await board_file(state, lang, table=table, events=ev, absent=ab, minutes_left=minutes_left)
+    data = await PICTURES.drawn(key, table, state_json, lang, ev, ab, minutes_left)
+    return discord.File(io.BytesIO(data), filename="board.png")
 
 
 async def deed_file(edition: str, square: int, state: State | None, lang: str, *, table: int = 0) -> discord.File:

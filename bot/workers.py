@@ -1,0 +1,180 @@
+"""Worker processes that run functions for the event loop, spoken to over a socket the loop reads itself.
+
+`concurrent.futures.ProcessPoolExecutor` hands each call and each answer over through two threads of the
+calling process (a queue feeder and a result manager); every picture then costs the bot several thread
+switches and pipe wake-ups besides the pickling. Here the event loop writes a request straight into the
+worker's socket and reads the answer from it: no thread in the bot, nothing that blocks the loop (asyncio
+buffers what the socket cannot take yet).
+
+- A request is `(function, args)` pickled, an answer `(ok, result or exception)`; both framed by a 4-byte
+  length. A worker answers in the order it was asked, so answers are matched to callers first in, first out.
+- A worker that dies (killed, out of memory) fails the calls it had and is started again at the next call;
+  the log says so. A caller that gives up (cancelled) leaves its answer unread by no one.
+- Each worker starts with "spawn" (a clean interpreter, not a copy of a process with an event loop, sockets
+  and threads), lowers its priority, then runs its `initializer` before the first request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import pickle
+import socket
+import struct
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+HEADER = struct.Struct("!I")
+
+
+# -- inside the worker --------------------------------------------------------------------------------------
+def _receive(sock: socket.socket, size: int) -> bytes | None:
+    chunks, left = [], size
+    while left:
+        chunk = sock.recv(min(left, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _serve(sock: socket.socket, niceness: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    """The worker's life: lower priority, warm up, then answer requests until the bot closes the socket."""
+    with contextlib.suppress(OSError):
+        os.nice(niceness)
+    if initializer is not None:
+        initializer(*initargs)
+    while (header := _receive(sock, HEADER.size)) is not None:
+        request = _receive(sock, HEADER.unpack(header)[0])
+        if request is None:
+            break
+        try:
+            func, args = pickle.loads(request)
+            answer = pickle.dumps((True, func(*args)), pickle.HIGHEST_PROTOCOL)
+        except Exception as error:  # the caller gets the error; the worker goes on
+            answer = pickle.dumps((False, error), pickle.HIGHEST_PROTOCOL)
+        sock.sendall(HEADER.pack(len(answer)) + answer)
+    sock.close()
+
+
+# -- in the event loop's process ------------------------------------------------------------------------------
+class WorkerStopped(RuntimeError):
+    """The worker process ended before answering."""
+
+
+class Worker:
+    """One worker process and the calls it has not answered yet."""
+
+    def __init__(self, name: str, *, niceness: int = 0, initializer: Callable[..., None] | None = None,
+                 initargs: tuple = ()) -> None:
+        self.name = name
+        self.niceness, self.initializer, self.initargs = niceness, initializer, initargs
+        self.process: multiprocessing.process.BaseProcess | None = None
+        self._socket: socket.socket | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._reader_task: asyncio.Task[None] | None = None
+        self._waiting: deque[asyncio.Future[Any]] = deque()
+        self._connecting = asyncio.Lock()  # the first calls arrive together: one of them connects
+        self.starts = 0
+
+    def start(self) -> None:
+        """Start the process now (it warms up while the bot does other things)."""
+        ours, theirs = socket.socketpair()
+        context = multiprocessing.get_context("spawn")
+        process = context.Process(target=_serve, name=self.name, daemon=True,
+                                  args=(theirs, self.niceness, self.initializer, self.initargs))
+        process.start()
+        theirs.close()  # the worker holds its end: its exit is then the end of our stream
+        self.process, self._socket = process, ours
+        self.starts += 1
+
+    async def _connect(self) -> asyncio.StreamWriter:
+        async with self._connecting:
+            if self._writer is not None:
+                return self._writer
+            if self._socket is None:
+                log.warning("%s: starting it again", self.name)
+                self.start()
+            sock, self._socket = self._socket, None
+            assert sock is not None
+            reader, writer = await asyncio.open_unix_connection(sock=sock)
+            self._writer = writer
+            self._reader_task = asyncio.create_task(self._read_answers(reader, writer), name=f"{self.name}-answers")
+            return writer
+
+    async def _read_answers(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                header = await reader.readexactly(HEADER.size)
+                answer = await reader.readexactly(HEADER.unpack(header)[0])
+                future = self._waiting.popleft()
+                if future.done():  # its caller gave up
+                    continue
+                ok, value = pickle.loads(answer)
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
+        except (asyncio.IncompleteReadError, ConnectionError, IndexError):
+            pass
+        finally:
+            self._lost(writer)
+
+    def _lost(self, writer: asyncio.StreamWriter) -> None:
+        """The stream ended: fail what was asked, so the next call starts a new process."""
+        if self._writer is writer:
+            self._writer = None
+            if self.process is not None and self.process.exitcode is None and not writer.is_closing():
+                log.warning("%s: the connection ended; stopping the process", self.name)
+            if self._waiting:
+                log.error("%s: the process ended with %d call(s) unanswered (exit code %s)", self.name,
+                          len(self._waiting), self.process.exitcode if self.process else None)
+            self._stop_process(wait=0.0)
+        writer.close()
+        while self._waiting:
+            future = self._waiting.popleft()
+            if not future.done():
+                future.set_exception(WorkerStopped(f"{self.name} stopped"))
+
+    async def call(self, func: Callable[..., Any], *args: Any) -> Any:
+        """`func(*args)` in the worker (both must pickle); its answer or its exception."""
+        writer = await self._connect()
+        request = pickle.dumps((func, args), pickle.HIGHEST_PROTOCOL)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.append(future)
+        writer.write(HEADER.pack(len(request)) + request)
+        return await future
+
+    def _stop_process(self, wait: float) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        process.join(wait)
+        if process.exitcode is None:
+            process.terminate()
+            process.join(1.0)
+        process.close()
+
+    def stop(self) -> None:
+        """End the process (it exits at the end of its stream, or is terminated a moment later)."""
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.close()
+        if self._reader_task is not None:
+            self._reader_task.cancel()
+            self._reader_task = None
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+        self._stop_process(wait=0.5)
+        while self._waiting:
+            future = self._waiting.popleft()
+            if not future.done():
+                future.set_exception(WorkerStopped(f"{self.name} stopped"))
