@@ -169,9 +169,10 @@ async def load_case(games: int, seconds: float, tmp: Path, cores: Cores, profile
         guild = fake.add_guild("Bench", channels=tuple(f"mesa-{k}" for k in range(games)))
         people = [[fake.add_user(f"p{k}a", guild), fake.add_user(f"p{k}b", guild)] for k in range(games)]
         db = tmp / f"load-{games}-{time.monotonic_ns()}.db"
-        process = await launch_bot(fake, bot_environment(db), tmp / f"load-{games}.log", cores)
+        process = await launch_bot(fake, bot_environment(db, cores.bot_settings()), tmp / f"load-{games}.log", cores)
         try:
             await fake.wait_for(lambda: fake.connected and fake.state.command_syncs > 0, 60, "the bot")
+            cores.pin_workers(process.pid)
             store = Store(db)
             watch = ChannelWatch(fake)
             tables = [Table(fake, store, watch, guild.channel(f"mesa-{k}"), people[k]) for k in range(games)]
@@ -232,9 +233,10 @@ async def restart_case(games: int, tmp: Path, cores: Cores) -> dict[str, Any]:
             gids.append((gid, st.version, channel, users[k]))
         store.close()
         start = time.perf_counter()
-        process = await launch_bot(fake, bot_environment(db), tmp / "restart.log", cores)
+        process = await launch_bot(fake, bot_environment(db, cores.bot_settings()), tmp / "restart.log", cores)
         try:
             await fake.wait_for(lambda: fake.connected, 60, "the gateway connection")
+            cores.pin_workers(process.pid)
             connected = time.perf_counter() - start
             replies = []
             for gid, version, channel, user in gids:
@@ -262,7 +264,8 @@ async def restart_case(games: int, tmp: Path, cores: Cores) -> dict[str, Any]:
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    cores = Cores.parse(args.bot_cpus, args.load_cpus) if args.bot_cpus else Cores() if args.no_pin else Cores.split()
+    cores = (Cores.parse(args.bot_cpus, args.load_cpus, args.workers_cpus) if args.bot_cpus
+             else Cores() if args.no_pin else Cores.split())
     cores.pin_load()
     print(f"# {cores.describe()}; {args.runs} run(s) per case, medians", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="turista-e2e-") as folder:
@@ -290,6 +293,8 @@ def main() -> None:
     parser.add_argument("--restart", type=int, default=1000, help="open games for the restart case; 0: skip it")
     parser.add_argument("--bot-cpus", default="", help="cores of the bot and its workers, e.g. 1 (default: the last)")
     parser.add_argument("--load-cpus", default="", help="cores of the fake Discord and the players (default: the rest)")
+    parser.add_argument("--workers-cpus", default="",
+                        help="cores of the bot's picture workers (one worker each; default: the bot's cores)")
     parser.add_argument("--no-pin", action="store_true", help="let the bot and the load share every core")
     parser.add_argument("--profile", type=Path, default=None,
                         help="a folder: py-spy samples the bot and its workers during each case's first run")

@@ -32,10 +32,12 @@ T = TypeVar("T")
 # -- cores ------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Cores:
-    """Which cores the bot (with its workers) and the load generator run on; empty: no pinning."""
+    """Which cores the bot, its picture workers and the load generator run on; empty: no pinning (workers:
+    the bot's cores)."""
 
     bot: frozenset[int] = frozenset()
     load: frozenset[int] = frozenset()
+    workers: frozenset[int] = frozenset()
 
     @classmethod
     def split(cls) -> Cores:
@@ -46,21 +48,36 @@ class Cores:
         return cls(frozenset(available[-1:]), frozenset(available[:-1]))
 
     @classmethod
-    def parse(cls, bot: str, load: str) -> Cores:
+    def parse(cls, bot: str, load: str, workers: str = "") -> Cores:
         def cpus(spec: str) -> frozenset[int]:
             return frozenset(int(c) for c in spec.split(",") if c.strip())
 
-        return cls(cpus(bot), cpus(load))
+        return cls(cpus(bot), cpus(load), cpus(workers))
 
     def pin_load(self) -> None:
         """Pin this process (the fake Discord and the drivers) to the load cores."""
         if self.load:
             os.sched_setaffinity(0, self.load)
 
+    def bot_settings(self) -> dict[str, str]:
+        """The bot's settings that follow from the cores: one picture worker per worker core."""
+        return {"TURISTA_RENDER_WORKERS": str(len(self.workers))} if self.workers else {}
+
+    def pin_workers(self, pid: int) -> None:
+        """Move the bot's picture workers (its child processes, once started) to their cores."""
+        if self.workers:
+            for child in family(pid)[1:]:
+                with contextlib.suppress(OSError):
+                    os.sched_setaffinity(child, self.workers)
+
     def describe(self) -> str:
+        def cpus(which: frozenset[int]) -> str:
+            return ",".join(map(str, sorted(which)))
+
         if not self.bot:
             return "not pinned"
-        return f"bot on cpu {','.join(map(str, sorted(self.bot)))}, load on cpu {','.join(map(str, sorted(self.load)))}"
+        workers = f"its picture workers on cpu {cpus(self.workers)}" if self.workers else "its workers with it"
+        return f"bot on cpu {cpus(self.bot)}, {workers}, load on cpu {cpus(self.load)}"
 
 
 # -- the bot process ------------------------------------------------------------------------------------
