@@ -133,8 +133,13 @@ def compose(pic: Picture, only: Container[int] | None = None) -> Image.Image:
         cell = grid[t.square]
         if needed(cell.y0, cell.y1 - 1):
             img.paste(_tile_p(pic.edition, pic.lang, t), cell.box[:2])
-    if needed(RING_INNER[1], RING_INNER[3] - 1):
-        img.paste(_ring_p(pic.edition, pic.lang, pic.centre, pic.tokens), RING_INNER[:2])
+    x0, y0, _, y1 = RING_INNER
+    for top in range(y0, y1, RING_STRIP):
+        bottom = min(y1, top + RING_STRIP)
+        if needed(top, bottom - 1):
+            centre = tuple(p for p in pic.centre if _overlaps(p.rows(), top, bottom))
+            tokens = tuple(t for t in pic.tokens if _overlaps(t.rows(), top, bottom))
+            img.paste(_ring_strip_p(pic.edition, pic.lang, top, bottom, centre, tokens), (x0, top))
     for piece in pic.panel:
         box = piece.box()
         if needed(box[1], box[3] - 1):
@@ -156,19 +161,31 @@ def _tile_p(edition: str, lang: str, t: TileView) -> Image.Image:
     return _to_palette(tile(edition, lang, *t), edition, lang)
 
 
-# A ring piece is 504 x 504 bytes: a few dozen of them are the recent positions of the open tables.
-@lru_cache(maxsize=32)
-def _ring_p(edition: str, lang: str, centre: tuple[CentrePiece, ...], tokens: tuple[TokenView, ...]) -> Image.Image:
-    """The inside of the ring (lanes and centre) with its tokens and news, mapped to the palette."""
+def _overlaps(rows: tuple[int, int], top: int, bottom: int) -> bool:
+    return rows[0] < bottom and rows[1] >= top
+
+
+# The inside of the ring (lanes and centre) is kept in strips of rows, each named by the pieces reaching it:
+# a token that moves or a news line that changes draws and maps to the palette only its own strips. A strip
+# starts on an even row, like every piece (see `_ring_strip_p`); 504 rows make nine strips of 56.
+RING_STRIP = 56
+assert RING_STRIP % 2 == 0
+
+
+# A strip is 504 x 56 bytes: a few hundred are the recent positions of the open tables.
+@lru_cache(maxsize=512)
+def _ring_strip_p(edition: str, lang: str, top: int, bottom: int, centre: tuple[CentrePiece, ...],
+                  tokens: tuple[TokenView, ...]) -> Image.Image:
+    """Rows top..bottom-1 of the inside of the ring with the pieces reaching them, mapped to the palette."""
     # Drawn on a piece of the printed board that starts on even pixels, like every other piece: text placed
     # at half pixels rounds the same way here as on the whole picture.
-    x0, y0, x1, y1 = RING_INNER
-    assert x0 % 2 == 0 and y0 % 2 == 0
-    img = printed_board(edition, lang).crop(RING_INNER)
+    x0, _, x1, _ = RING_INNER
+    assert x0 % 2 == 0 and top % 2 == 0
+    img = printed_board(edition, lang).crop((x0, top, x1, bottom))
     for piece in centre:
-        draw_centre_piece(img, piece, x0, y0)
+        draw_centre_piece(img, piece, x0, top)
     for token in tokens:
-        draw_token(img, token, x0, y0)
+        draw_token(img, token, x0, top)
     return _to_palette(img, edition, lang)
 
 
@@ -221,7 +238,7 @@ def _palette_bytes(edition: str, lang: str) -> bytes:
 def clear_caches() -> None:
     """Forget every piece and compressed band (tests: the next board is drawn from nothing)."""
     BANDS.clear()
-    for cached in (_tile_p, _ring_p, _panel_p, _static_p):
+    for cached in (_tile_p, _ring_strip_p, _panel_p, _static_p):
         cached.cache_clear()
 
 
