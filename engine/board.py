@@ -147,10 +147,11 @@ def mortgage_blocked(st: State, ed: Edition, square: int) -> bool:
     return st.level[square] > 0
 
 
-def raisable(st: State, ed: Edition, seat: int) -> int:
+def raisable(st: State, ed: Edition, seat: int, enough: int = 1 << 62) -> int:
     """The cash `seat` can still get from the bank: every building sold back, every title mortgaged (or, where
     the bank buys titles, sold to it; where it takes mortgaged titles in payment, handed over). A floor: each
-    building is counted as sold one at a time, which never pays more than any other way of selling it."""
+    building is counted as sold one at a time, which never pays more than any other way of selling it.
+    Counting stops once the total reaches `enough`, for a caller that only asks whether that much is there."""
     r = rules(st, ed)
     buys, hands_over = r.bank_buys_titles, r.mortgaged_title_to_bank
     # The 10 % as `interest_due` charges it, worked out here once rather than per title.
@@ -160,6 +161,8 @@ def raisable(st: State, ed: Edition, seat: int) -> int:
     for i, o in enumerate(st.owner):
         if o != seat:
             continue
+        if total >= enough:
+            break
         sq = squares[i]
         lv = level[i]
         if lv == HOTEL:

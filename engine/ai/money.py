@@ -20,7 +20,7 @@ def settle_debt(st: State, t: Table, seat: int) -> Action:
     """
     owed = sum(d.amount for d in st.debts if d.debtor == seat)
     cash = st.seats[seat].cash
-    if cash + board.raisable(st, t.ed, seat) < owed:
+    if cash + board.raisable(st, t.ed, seat, enough=owed - cash) < owed:
         return Action(kind="bankrupt", seat=seat)
     owner, level, mortgaged = st.owner, st.level, st.mortgaged
     lone: list[tuple[int, int]] = []
