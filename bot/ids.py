@@ -9,7 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-PATTERN = re.compile(r"turista:(?P<game>\d+):(?P<version>\d+):(?P<verb>[a-z_]+)(?::(?P<arg>[\w-]+))?")
+# ASCII digits only and bounded lengths: a forged id can carry neither "²" nor a 5,000-digit number (a game
+# id stays inside SQLite's 64-bit integers).
+PATTERN = re.compile(
+    r"turista:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,12}):(?P<verb>[a-z_]{1,24})(?::(?P<arg>[A-Za-z0-9_-]{1,40}))?"
+)
 
 
 @dataclass(frozen=True)
@@ -33,3 +37,12 @@ def parse(custom_id: str) -> ComponentId | None:
     if match is None:
         return None
     return ComponentId(int(match["game"]), int(match["version"]), match["verb"], match["arg"] or "")
+
+
+def number(raw: object, limit: int) -> int | None:
+    """`raw` as a whole number from 0 to `limit`, written in ASCII digits (as the bot writes them into
+    custom_ids and select values); None for anything else, such as "-1", "²", "١" or 5,000 digits."""
+    if not isinstance(raw, str) or not (raw.isascii() and raw.isdigit()) or len(raw) > len(str(limit)):
+        return None
+    value = int(raw)
+    return value if value <= limit else None

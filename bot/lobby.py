@@ -380,15 +380,9 @@ def apply_choice(settings: dict[str, Any], what: str, values: list[str]) -> None
         for key in HOUSE_SWITCHES:
             settings.pop(key, None)
     elif what == "time_limit":
-        minutes = int(values[0])
-        if minutes not in views.TIME_LIMITS:
-            raise ValueError(what)
-        settings["time_limit"] = minutes
+        settings["time_limit"] = _offered(values, views.TIME_LIMITS, what)
     elif what == "turn_timeout":
-        seconds = int(values[0])
-        if seconds not in views.TURN_TIMEOUTS:
-            raise ValueError(what)
-        settings["turn_timeout"] = seconds
+        settings["turn_timeout"] = _offered(values, views.TURN_TIMEOUTS, what)
     elif what == "rules":
         chosen = set(values)
         if not chosen <= set(views.TOGGLES):
@@ -404,3 +398,11 @@ def apply_choice(settings: dict[str, Any], what: str, values: list[str]) -> None
     else:
         raise ValueError(what)
 
+
+def _offered(values: list[str], offered: tuple[int, ...], what: str) -> int:
+    """The one number a select offered that was chosen (compared as the select wrote it, so "²" or
+    "0060" is not 60)."""
+    by_text = {str(n): n for n in offered}
+    if len(values) != 1 or values[0] not in by_text:
+        raise ValueError(what)
+    return by_text[values[0]]

@@ -15,7 +15,7 @@ from engine.narrate import explain
 BOT_ERRORS = frozenset({
     "outdated", "no_game", "not_a_player", "not_host", "no_lobby", "game_running", "already_seated", "table_full",
     "not_enough_players", "not_seated", "unknown_property", "bad_number", "channel_busy", "cannot_trade_with",
-    "guild_only",
+    "guild_only", "invalid", "bad_option",
 })
 
 

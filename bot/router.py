@@ -1,7 +1,8 @@
 """The one persistent handler of every button, select and modal of the bot.
 
 Components are routed by their custom_id alone (`bot.ids`), so a message posted by an earlier process
-works exactly like a new one. Unknown custom_ids are left alone.
+works exactly like a new one. Everything read from an interaction (custom_id, select values, modal fields)
+is checked before use: a modified client can send anything, and gets "invalid" or "outdated" back.
 """
 
 from __future__ import annotations
@@ -28,26 +29,39 @@ SIMPLE = {"roll", "buy", "decline", "end_turn", "pay_fine", "use_card", "bankrup
 LOBBY = {"join", "leave", "addbot", "dropbot", "settings", "start", "set"}
 AUCTION_VERBS = {"bid", "bid_custom", "bid_set", "pass_bid"}
 TRADE_VERBS = {"accept_trade", "reject_trade", "counter", "cancel_trade"}
+MODAL_VERBS = {"bid_set", "trade_money_set"}  # the submissions of the bot's modals; every other verb is a click
+# The verbs whose custom_id carries an argument; every other verb has none.
+ARG_VERBS = {"bid", "lift", "menu", "pick", "set", "trade_give", "trade_take", "trade_money", "trade_money_set",
+             "trade_send"}
 MAX_BID = 10**9
+MAX_SEAT = 16  # far above any table, so that a forged seat number is only ever a small one
+MAX_SQUARE = 999  # far above any board's squares
+MAX_VALUES = 25  # Discord's most options in one select
 
 
 def _values(interaction: discord.Interaction) -> list[str]:
+    """A select's chosen values; a forged list is cut to what a select can send."""
     data: Any = interaction.data or {}
-    return [str(v) for v in data.get("values", [])]
+    values = data.get("values")
+    return [str(v)[:100] for v in values[:MAX_VALUES]] if isinstance(values, list) else []
 
 
 def _modal_fields(interaction: discord.Interaction) -> dict[str, str]:
     """Text inputs of a submitted modal by custom_id, whatever the layout (action rows or labels)."""
     found: dict[str, str] = {}
 
-    def walk(components: list[dict[str, Any]]) -> None:
+    def walk(components: Any, depth: int = 0) -> None:
+        if not isinstance(components, list) or depth > 3:
+            return
         for component in components:
+            if not isinstance(component, dict):
+                continue
             if "custom_id" in component and "value" in component:
-                found[component["custom_id"]] = str(component["value"])
-            walk(component.get("components", []))
+                found[str(component["custom_id"])] = str(component["value"])[:4000]
+            walk(component.get("components"), depth + 1)
             child = component.get("component")
             if isinstance(child, dict):
-                walk([child])
+                walk([child], depth + 1)
 
     data: Any = interaction.data or {}
     walk(data.get("components", []))
@@ -57,13 +71,24 @@ def _modal_fields(interaction: discord.Interaction) -> dict[str, str]:
 async def handle(interaction: discord.Interaction) -> None:
     """Entry point from `on_interaction` for components and modal submissions."""
     data: Any = interaction.data or {}
-    cid = ids.parse(str(data.get("custom_id", "")))
-    if cid is None:
-        return
+    cid = ids.parse(str(data.get("custom_id", ""))[:100])
     try:
+        is_modal = interaction.type == discord.InteractionType.modal_submit
+        if cid is None or not _well_formed(cid, is_modal):
+            # No message of the bot ever carried this: a modified client made it up.
+            log.info("refused a component nobody was shown: %.100r", data.get("custom_id"))
+            await refuse(interaction, "invalid")
+            return
         await _route(interaction, cid)
     except discord.HTTPException:
         log.exception("answering %s failed", cid)
+
+
+def _well_formed(cid: ids.ComponentId, is_modal: bool) -> bool:
+    """Whether the bot could have made this custom_id: a modal's verb for a modal, a click's for a click, an
+    argument exactly where the verb takes one."""
+    takes_arg = cid.verb in ARG_VERBS or (cid.verb == "addbot" and cid.arg == "level")
+    return is_modal == (cid.verb in MODAL_VERBS) and (cid.arg != "") == takes_arg
 
 
 async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None:
@@ -90,7 +115,10 @@ async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None
         amount = _modal_fields(interaction).get("amount", "")
         await _bid(interaction, session, amount, version)
     elif verb == "lift":
-        square = _int(cid.arg)
+        square = ids.number(cid.arg, MAX_SQUARE)
+        if square is None:
+            await refuse(interaction, "unknown_property")
+            return
         await perform(interaction, session, lambda s: Action(kind="unmortgage", seat=s, square=square),
                       version=version)
     elif verb == "menu":
@@ -103,7 +131,7 @@ async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None
         await trades.start(interaction, session)
     elif verb == "trade_with":
         values = _values(interaction)
-        await trades.open_builder(interaction, session, int(values[0]) if values and values[0].isdigit() else -1)
+        await trades.open_builder(interaction, session, _int(values[0]) if values else -1)
     elif verb in ("trade_give", "trade_take"):
         await trades.choose_titles(interaction, session, _int(cid.arg), verb[6:], _values(interaction))
     elif verb == "trade_money":
@@ -119,7 +147,9 @@ async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None
 
 
 def _int(raw: str) -> int:
-    return int(raw) if raw.isdigit() else -1
+    """A seat number from a custom_id or a select; -1 (nobody) for anything else."""
+    value = ids.number(raw, MAX_SEAT)
+    return -1 if value is None else value
 
 
 async def _lobby(interaction: discord.Interaction, cid: ids.ComponentId) -> None:
@@ -129,9 +159,11 @@ async def _lobby(interaction: discord.Interaction, cid: ids.ComponentId) -> None
         await lobby.leave(interaction, cid.game)
     elif cid.verb == "addbot":
         # The button seats a `normal` computer; the level select sends the level it picked.
-        picked = _values(interaction) if cid.arg == "level" else []
-        level = picked[0] if picked and picked[0] in LEVELS else DEFAULT_LEVEL
-        await lobby.add_computer(interaction, level, cid.game)
+        picked = _values(interaction) if cid.arg == "level" else [DEFAULT_LEVEL]
+        if len(picked) != 1 or picked[0] not in LEVELS:
+            await refuse(interaction, "invalid")
+            return
+        await lobby.add_computer(interaction, picked[0], cid.game)
     elif cid.verb == "dropbot":
         await lobby.drop_computer(interaction, cid.game)
     elif cid.verb == "start":
@@ -194,10 +226,10 @@ async def _pick(interaction: discord.Interaction, session: Session, kind: str, v
         await perform(interaction, session, lambda s: Action(kind=kind, seat=s, block=block), version=version,
                       edit_source=True)
         return
-    if kind not in views.MENU_KINDS or not values or not values[0].isdigit():
+    square = ids.number(values[0], MAX_SQUARE) if values else None
+    if kind not in views.MENU_KINDS or square is None:
         await refuse(interaction, "unknown_property")
         return
-    square = int(values[0])
     events = await perform(interaction, session, lambda s: Action(kind=kind, seat=s, square=square),
                            version=version, edit_source=True)
     if events is None or session.state is None:

@@ -116,10 +116,30 @@ def current_draft(interaction: discord.Interaction, session: Session, target: in
     return draft
 
 
+async def with_partner(interaction: discord.Interaction, session: Session, target: int) -> int | None:
+    """The clicking person's seat if `target` (read from a custom_id) is someone they may trade with;
+    otherwise say why and None."""
+    seat = await seated(interaction, session)
+    if seat is None:
+        return None
+    if target not in partners(session, seat):
+        await refuse(interaction, "cannot_trade_with")
+        return None
+    return seat
+
+
 async def choose_titles(interaction: discord.Interaction, session: Session, target: int, side: str,
                         values: list[str]) -> None:
+    seat = await with_partner(interaction, session, target)
+    if seat is None or session.state is None:
+        return
     draft = current_draft(interaction, session, target)
-    chosen = {int(v) for v in values if v.isdigit()}
+    # Only the titles the select offered: that side's own.
+    owned = {str(sq): sq for sq in titles_of(session.state, seat if side == "give" else target)}
+    if not set(values) <= set(owned):
+        await refuse(interaction, "invalid")
+        return
+    chosen = {owned[v] for v in values}
     if side == "give":
         draft.give = chosen
     else:
@@ -145,7 +165,7 @@ def _modal_id(game: int, target: int) -> str:
 
 
 async def ask_money(interaction: discord.Interaction, session: Session, target: int) -> None:
-    if await seated(interaction, session) is None:
+    if await with_partner(interaction, session, target) is None:
         return
     draft = current_draft(interaction, session, target)
     await interaction.response.send_modal(money_modal(session, target, draft, lang_of(interaction)))
@@ -156,7 +176,7 @@ def parse_amount(raw: str) -> int:
     cleaned = raw.strip().replace("$", "").replace(",", "").replace("_", "").replace(" ", "")
     if cleaned == "":
         return 0
-    if not cleaned.isdigit():
+    if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > len(str(MAX_NUMBER)):
         raise ValueError(raw)
     value = int(cleaned)
     if value > MAX_NUMBER:
@@ -166,7 +186,7 @@ def parse_amount(raw: str) -> int:
 
 async def set_money(interaction: discord.Interaction, session: Session, target: int,
                     fields: dict[str, str]) -> None:
-    seat = await seated(interaction, session)
+    seat = await with_partner(interaction, session, target)
     if seat is None:
         return
     draft = current_draft(interaction, session, target)
@@ -189,7 +209,7 @@ async def set_money(interaction: discord.Interaction, session: Session, target: 
 
 async def send(interaction: discord.Interaction, session: Session, target: int) -> None:
     """Propose the draft; a counter-offer first turns down the offer it answers."""
-    seat = await seated(interaction, session)
+    seat = await with_partner(interaction, session, target)
     if seat is None:
         return
     draft = current_draft(interaction, session, target)

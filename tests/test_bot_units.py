@@ -30,8 +30,16 @@ def test_custom_ids_round_trip_and_fit_discord_limits() -> None:
     assert ids.parse(cid) == ids.ComponentId(123456789, 4321, "trade_money_set", "5")
     assert ids.parse("turista:1:0:join") == ids.ComponentId(1, 0, "join", "")
     assert len(ids.make(2**53, 10**9, "trade_money_set", 10**9)) <= 100
-    for bad in ("", "turista:x:1:roll", "other:1:1:roll", "turista:1:1:Roll", "turista:1:1:roll:<@1>"):
+    for bad in ("", "turista:x:1:roll", "other:1:1:roll", "turista:1:1:Roll", "turista:1:1:roll:<@1>",
+                "turista:²:1:roll", "turista:١:1:roll", f"turista:{'9' * 5000}:1:roll", f"turista:{2**64}:1:roll",
+                "turista:1:1:roll:²", "turista:1:1:bid:" + "9" * 41):
         assert ids.parse(bad) is None
+
+
+@pytest.mark.parametrize(("raw", "value"), [("0", 0), ("25", 25), ("26", None), ("²", None), ("١", None),
+                                            ("-1", None), ("", None), (" 2", None), ("9" * 5000, None), (3, None)])
+def test_numbers_from_custom_ids_and_values(raw: object, value: int | None) -> None:
+    assert ids.number(raw, 25) == value
 
 
 @pytest.mark.parametrize(("raw", "value"), [("1500", 1500), ("$1,500", 1500), (" 20 000 ", 20000), ("", 0)])

@@ -80,6 +80,8 @@ def samples(lang: str) -> dict[str, list[object]]:
         "title": ["Tu puja"],
         "limit": [1, 1000],
         "min": [1, 0],
+        "low": [1, "$1"],
+        "high": [5, "$1,000,000,000"],
         "names": ["Ana, Beto"],
         "channel": ["turista"],
         "out": ["sandbox-out"],

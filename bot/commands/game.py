@@ -11,9 +11,11 @@ from discord import app_commands
 from bot import info, trades
 from bot.client import bot_of
 from bot.i18n import lang_of, ls
+from bot.options import within
 from bot.play import channel_session, perform
 from bot.replies import refuse
 from bot.router import MAX_BID
+from bot.views import cash
 from engine import Action, legal_actions
 from engine.narrate import square_name
 
@@ -76,8 +78,7 @@ def _on_title(kind: str, name: str, description: str, *, with_count: bool) -> No
         if square is None:
             await refuse(interaction, "unknown_property")
             return
-        if not 1 <= count <= 5:
-            await refuse(interaction, "bad_number")
+        if not await within(interaction, "count", count, 1, 5):
             return
         await perform(interaction, session, lambda s: Action(kind=kind, seat=s, square=square, count=count))
 
@@ -115,8 +116,8 @@ async def bid(interaction: discord.Interaction, amount: int) -> None:
     session = await channel_session(interaction)
     if session is None:
         return
-    if amount <= 0 or amount > MAX_BID:
-        await refuse(interaction, "bad_number")
+    edition = session.state.edition if session.state else "turismundo"
+    if not await within(interaction, "amount", amount, 1, MAX_BID, lambda n: cash(edition, n)):
         return
     await perform(interaction, session, lambda s: Action(kind="bid", seat=s, amount=amount))
 

@@ -10,9 +10,10 @@ from discord import app_commands
 from bot import images, info, lobby
 from bot.client import bot_of
 from bot.i18n import lang_of, ls, t
+from bot.options import within
 from bot.play import channel_session
 from bot.replies import refuse, say
-from bot.views import TIME_LIMITS, TURN_TIMEOUTS
+from bot.views import TIME_LIMITS, TURN_TIMEOUTS, cash
 from engine import available
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.ai.levels import LEVELS as COMPUTER_LEVELS
@@ -43,6 +44,9 @@ async def new(interaction: discord.Interaction, edition: str = "turismundo", tim
               turn_timeout: int = 0, start_cash: app_commands.Range[int, 1, MAX_START_CASH] | None = None) -> None:
     if edition not in available():
         await refuse(interaction, "unknown_edition", {"edition": edition})
+        return
+    if start_cash is not None and not await within(interaction, "start_cash", start_cash, 1, MAX_START_CASH,
+                                                   lambda amount: cash(edition, amount)):
         return
     await lobby.create(interaction, edition, time_limit, turn_timeout, start_cash or 0)
 

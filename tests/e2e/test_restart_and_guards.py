@@ -64,7 +64,7 @@ async def test_non_players_stale_clicks_and_bad_input_change_nothing(world: Worl
     version = world.game(gid).version
     for amount in (-5, 0, 10**15):
         answer = await world.slash(current, "bid", amount=amount)
-        assert answer.ephemeral and "número" in (answer.content or "")
+        assert answer.ephemeral and "`cantidad` debe estar entre" in (answer.content or "")
     answer = await world.slash(current, "mortgage", property="Atlántida")
     assert answer.ephemeral and "título" in (answer.content or "")
     answer = await world.slash(current, "build", property="Japón", count=99)
