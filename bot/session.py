@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import discord
 
 from bot import computer, images, ui, views
+from bot.backoff import Backoff, transient
 from bot.config import Config
 from bot.draft import Draft
 from bot.i18n import t
@@ -59,6 +60,7 @@ class Session:
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.driver: asyncio.Task[None] | None = None
         self.warned = -1  # the version at which the seat to act was last warned
+        self.played_for = -1  # the version for which "played for…" was last said
         self.absences: dict[int, int] = {}  # seat -> decisions in a row the clock made for it
         self.closed = False
         self.drafts: dict[int, Draft] = {}  # person -> the trade offer they are putting together, unsent
@@ -115,7 +117,7 @@ class Session:
                      describe(event, new_state, "en") or event)
         try:
             await self.publish(events)
-        except discord.HTTPException as error:
+        except (discord.HTTPException, StoreError) as error:
             # The move is recorded; the next one (or `refresh`) puts the table right again.
             log.warning("game %d: the table could not be updated: %s", self.gid, error)
         return events
@@ -347,8 +349,11 @@ class Session:
 
     async def _drive_moves(self) -> None:
         moves = 0
+        wait = self.bot.config.pace
+        retries = Backoff(f"game {self.gid}: computer players", log)
         while not self.closed and not self.bot.sessions.closing and moves < MAX_COMPUTER_MOVES:
-            await asyncio.sleep(self.bot.config.pace)
+            await asyncio.sleep(wait)
+            wait = self.bot.config.pace
             async with self.lock:
                 action = self.computer_move()
                 if action is None:
@@ -359,6 +364,13 @@ class Session:
                     log.warning("game %d: computer move %s refused: %s", self.gid, action, error)
                     await self.reload()
                     break
+                except StoreError as error:
+                    if not transient(error):
+                        raise
+                    # Nothing was saved: the same decision is worked out again once the database heals.
+                    wait = retries.failed(error)
+                    continue
+            retries.succeeded()
             moves += 1
             if self.state is not None and self.state.phase == "over":
                 break
@@ -371,7 +383,10 @@ class Session:
             self.after_change()
 
     # -- timers --------------------------------------------------------------------------------------
-    def arm(self, name: str, delay: float, callback: Callable[[], Awaitable[None]]) -> None:
+    def arm(self, name: str, delay: float, callback: Callable[[], Awaitable[None]],
+            retries: Backoff | None = None) -> None:
+        """Run `callback` after `delay` seconds as timer `name` (replacing one of that name). A callback
+        the database refused (it writes before anything else) runs again, later and later, until it works."""
         self.disarm(name)
         if self.bot.sessions.closing:
             return
@@ -379,10 +394,19 @@ class Session:
         async def later() -> None:
             await asyncio.sleep(max(0.0, delay))
             self.timers.pop(name, None)
+            backoff = retries or Backoff(f"game {self.gid}: the {name} timer", log)
             try:
                 await callback()
+            except StoreError as error:
+                if not transient(error):
+                    log.warning("game %d: timer %s gave up: %s", self.gid, name, error.code)
+                    return
+                self.arm(name, backoff.failed(error), callback, backoff)
+                return
             except Exception:
                 log.exception("game %d: timer %s failed", self.gid, name)
+                return
+            backoff.succeeded()
 
         self.timers[name] = asyncio.create_task(later(), name=f"turista-{name}-{self.gid}")
 
@@ -456,8 +480,15 @@ class Session:
             if self.state is None or self.closed or self.state.ending:
                 return
             await self.act(Action(kind="time_up", seat=SYSTEM), None)
-            await self.channel.send(t(self.lang, "table.time_up"), allowed_mentions=ui.NO_MENTIONS)
+            await self.notice(t(self.lang, "table.time_up"))
         self.after_change()
+
+    async def notice(self, text: str, mentions: discord.AllowedMentions = ui.NO_MENTIONS) -> None:
+        """A one-off message for the table (a warning, "played for…"): the game never waits on it."""
+        try:
+            await self.channel.send(text, allowed_mentions=mentions)
+        except discord.HTTPException as error:
+            log.warning("game %d: could not post a notice (%s): %s", self.gid, error, text[:80])
 
     async def _turn_timeout(self, version: int) -> None:
         """First a warning, then the computer plays for whoever lets the clock run out again."""
@@ -469,15 +500,17 @@ class Session:
             if not humans:
                 return
             if self.warned != version:
-                self.warned = version
-                users = [u for u in (self.user_of(s) for s in humans) if u]
-                await self.channel.send(
-                    t(self.lang, "table.timeout_warning", who=" ".join(f"<@{u}>" for u in users)),
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]))
+                # The new deadline is written first: if the database refuses it, the timer tries again
+                # and nothing was said yet.
                 timeout = float(self.row.settings.get("turn_timeout", 0) or 0) * self.bot.config.time_scale
                 if st.auction is None:
-                    self.row.deadline = time.time() + timeout
-                    await asyncio.to_thread(self.bot.store.set_deadline, self.gid, self.row.deadline)
+                    deadline = time.time() + timeout
+                    await asyncio.to_thread(self.bot.store.set_deadline, self.gid, deadline)
+                    self.row.deadline = deadline
+                self.warned = version
+                users = [u for u in (self.user_of(s) for s in humans) if u]
+                await self.notice(t(self.lang, "table.timeout_warning", who=" ".join(f"<@{u}>" for u in users)),
+                                  discord.AllowedMentions(users=[discord.Object(u) for u in users]))
                 self.arm("turn", timeout, lambda: self._turn_timeout(version))
                 return
             # Played for safely: an unanswered offer is turned down, never accepted on someone's behalf.
@@ -485,14 +518,18 @@ class Session:
             action = Action(kind="reject_trade", seat=humans[0]) if answering else self._choose_for(humans)
             if action is None:
                 return
-            await self.channel.send(t(self.lang, "table.played_for", seat=views.seat_label(st, action.seat)),
-                                    allowed_mentions=ui.NO_MENTIONS)
+            if self.played_for != version:  # said once, even if the database makes the move wait
+                self.played_for = version
+                await self.notice(t(self.lang, "table.played_for", seat=views.seat_label(st, action.seat)))
+            await self.act(action, None)
             self.absences[action.seat] = self.absences.get(action.seat, 0) + 1
             if self.absences[action.seat] >= AFK_LIMIT:
-                await self._set_stand_in(action.seat, "normal")
-                await self.channel.send(t(self.lang, "table.replaced", seat=views.seat_label(st, action.seat)),
-                                        allowed_mentions=ui.NO_MENTIONS)
-            await self.act(action, None)
+                try:
+                    await self._set_stand_in(action.seat, "normal")
+                    await self.notice(t(self.lang, "table.replaced", seat=views.seat_label(st, action.seat)))
+                except StoreError as error:  # the move is made; the next time out tries again
+                    log.warning("game %d: could not hand seat %d to a computer: %s", self.gid, action.seat,
+                                error.code)
         self.after_change()
 
     async def _set_stand_in(self, seat: int, level: str) -> None:
