@@ -5,12 +5,14 @@
 Starts `python -m bot` (production settings: pictures in worker processes, computer seats thinking 1.5 s,
 SQLite) through the fake's launcher, opens N tables in N channels (two people and one computer seat each)
 and lets the people act as fast as the bot answers: each person clicks as soon as the table shows that the
-game waits for them. The bot and its picture workers run on the last core, the fake Discord and the people
-(this process) on the others (`--bot-cpus`, `--load-cpus`, `--no-pin`). Each case runs `--runs` times; the
+game waits for them. The bot runs on the last core, the fake Discord and the people (this process) on the
+others, and a picture worker on every core at its lower priority (`--bot-cpus`, `--load-cpus`,
+`--workers-cpus`, `--no-pin`). Each case runs `--runs` times; the
 figures printed are the medians, one JSON line per N:
 
     interactions_per_s, ack_ms {p50, p95, p99, max}, board_ms {p50, p95, p99} (click -> the first message
-    carrying a board after it), boards, late_acks_over_1s, lost_clicks, fake_errors, CPU ms per interaction of
+    carrying a board after it), boards, board_uploads_per_interaction (pictures of the board sent, the computer
+    seats' moves included), late_acks_over_1s, lost_clicks, fake_errors, CPU ms per interaction of
     the bot with its workers (cpu_), the bot process (bot_), its event loop thread alone (bot_loop_), its
     picture processes (workers_) and of the load generator (load_), bot_peak_rss_mb, workers_peak_rss_mb
 
@@ -182,11 +184,13 @@ async def load_case(games: int, seconds: float, tmp: Path, cores: Cores, profile
             spy = py_spy(process.pid, seconds, profile / f"games-{games}.txt", cores) if profile else None
             before = Usage.of(process.pid)
             threads_before, load_before = thread_cpu_seconds(process.pid), own_cpu_seconds()
+            uploads_before = watch.uploads()
             start = time.perf_counter()
             await asyncio.gather(*(t.play(start + seconds, out) for t in tables))
             elapsed = time.perf_counter() - start
             after = Usage.of(process.pid)
             threads_after, load_after = thread_cpu_seconds(process.pid), own_cpu_seconds()
+            uploads = watch.uploads() - uploads_before
             if spy is not None:
                 spy.wait()
             store.close()
@@ -203,6 +207,7 @@ async def load_case(games: int, seconds: float, tmp: Path, cores: Cores, profile
             "ack_ms": {q: percentile(out["ack"], v) for q, v in (("p50", .5), ("p95", .95), ("p99", .99), ("max", 1))},
             "board_ms": {q: percentile(out["board"], v) for q, v in (("p50", .5), ("p95", .95), ("p99", .99))},
             "boards": len(out["board"]),
+            "board_uploads_per_interaction": round(uploads / clicks, 2),
             "late_acks_over_1s": sum(1 for a in out["ack"] if a > 1.0),
             "lost_clicks": len(out["lost"]),
             "fake_errors": len(fake.errors),
@@ -294,7 +299,7 @@ def main() -> None:
     parser.add_argument("--bot-cpus", default="", help="cores of the bot and its workers, e.g. 1 (default: the last)")
     parser.add_argument("--load-cpus", default="", help="cores of the fake Discord and the players (default: the rest)")
     parser.add_argument("--workers-cpus", default="",
-                        help="cores of the bot's picture workers (one worker each; default: the bot's cores)")
+                        help="cores of the bot's picture workers, one worker each (default with --bot-cpus: the bot's)")
     parser.add_argument("--no-pin", action="store_true", help="let the bot and the load share every core")
     parser.add_argument("--profile", type=Path, default=None,
                         help="a folder: py-spy samples the bot and its workers during each case's first run")

@@ -3,8 +3,10 @@ on chosen cores, the CPU time and memory of a bot with its picture workers, perc
 only when its own channel changed.
 
 Cores. The load generator (the fake Discord and the simulated people, all in the benchmark's process) and the
-bot should not take CPU from each other, or the figures say more about the benchmark than about the bot:
-`Cores.split()` gives the bot the last core (its picture workers inherit it) and everything else the rest.
+bot's event loop should not take CPU from each other, or the figures say more about the benchmark than about
+the bot: `Cores.split()` gives the bot the last core and the load the others, and puts a picture worker on
+every core, as the bot does on a machine of its own (the workers run at a lower priority, so they take what
+the load leaves of its cores).
 """
 
 from __future__ import annotations
@@ -41,11 +43,12 @@ class Cores:
 
     @classmethod
     def split(cls) -> Cores:
-        """The last core for the bot, the others for the load (no pinning on a one-core machine)."""
+        """The last core for the bot's event loop, the others for the load, and a picture worker on every
+        core, as the bot sizes its pool on a machine of its own (no pinning on a one-core machine)."""
         available = sorted(os.sched_getaffinity(0))
         if len(available) < 2:
             return cls()
-        return cls(frozenset(available[-1:]), frozenset(available[:-1]))
+        return cls(frozenset(available[-1:]), frozenset(available[:-1]), frozenset(available))
 
     @classmethod
     def parse(cls, bot: str, load: str, workers: str = "") -> Cores:
@@ -260,6 +263,10 @@ class ChannelWatch:
 
     def of(self, channel_id: int) -> list[FakeMessage]:
         return self.messages.get(channel_id, [])
+
+    def uploads(self) -> int:
+        """How many uploads of the file name watched there were so far, in every channel."""
+        return sum(len(times) for times in self.uploads_at.values())
 
     def upload_after(self, channel_id: int, t: float) -> float | None:
         """When the first upload at or after `t` arrived in the channel."""
