@@ -17,9 +17,9 @@ figures printed are the medians, one JSON line per N:
     picture processes (workers_) and of the load generator (load_), bot_peak_rss_mb, workers_peak_rss_mb
 
 and, with --restart, one line for a bot started on a database of that many open games: the time from the
-process start to the gateway connection (discord.py's own part), and to every game having answered a click
-on its table's status button. `--profile DIR` samples the bot and its workers with py-spy during the first
-run of each case (folded stacks in DIR).
+process start to the gateway connection (discord.py's own part), to the last click sent (the benchmark's own
+part) and to every game having answered a click on its table's status button. `--profile DIR` samples the
+bot and its workers with py-spy during the first run of each case (folded stacks in DIR).
 """
 
 from __future__ import annotations
@@ -247,6 +247,7 @@ async def restart_case(games: int, tmp: Path, cores: Cores) -> dict[str, Any]:
             for gid, version, channel, user in gids:
                 data = {"custom_id": ids.make(gid, version, "status"), "component_type": 2}
                 replies.append(await fake.forge(user, channel, data, kind="component"))
+            forged = time.perf_counter() - start
             answered = 0
             for reply in replies:
                 try:
@@ -263,6 +264,7 @@ async def restart_case(games: int, tmp: Path, cores: Cores) -> dict[str, Any]:
             "connected_s": round(connected, 2),
             "all_buttons_answered_s": round(total, 2),
             "after_connection_s": round(total - connected, 2),
+            "clicks_sent_after_connection_s": round(forged - connected, 2),
             "answered": answered,
             "bot_peak_rss_mb": round(usage.bot_peak_mb, 1),
         }
