@@ -44,6 +44,24 @@ def seat_status(state: State, seat: int, lang: str) -> str:
     return "\n".join(lines)[:2000]
 
 
+def overview(state: State, lang: str) -> str:
+    """Every seat at a glance, for someone watching the game without playing in it."""
+    ed = edition_of(state)
+    lines = [t(lang, "status.overview")]
+    for seat, person in enumerate(state.seats):
+        label = seat_label(state, seat)
+        if person.out:
+            lines.append(t(lang, "status.overview_out", seat=label))
+            continue
+        worth, _, _ = net_worth(state, ed, seat)
+        row = t(lang, "status.overview_row", seat=label, cash=cash(state, person.cash), worth=cash(state, worth),
+                count=len(titles_of(state, seat)), square=square_name(state.edition, person.pos, lang))
+        if person.jailed:
+            row += " · " + t(lang, "status.overview_jailed", variant=ed.id, jail=jail_name(ed.id, lang))
+        lines.append(("➡️ " if seat == state.current else "• ") + row)
+    return "\n".join(lines)[:2000]
+
+
 def _fold(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name.casefold())
     return "".join(c for c in decomposed if c.isalnum())

@@ -312,6 +312,9 @@ async def close_lobby(interaction: discord.Interaction, row: GameRow, note: str)
                 content=content, view=None, allowed_mentions=ui.NO_MENTIONS)
     if not interaction.response.is_done():
         await say(interaction, note)
+    elif interaction.type is discord.InteractionType.application_command:
+        # A typed command deferred with "thinking…": complete it, or it stays pending for good.
+        await interaction.edit_original_response(content=note, allowed_mentions=ui.NO_MENTIONS)
 
 
 async def end(interaction: discord.Interaction) -> None:
@@ -336,8 +339,9 @@ async def end(interaction: discord.Interaction) -> None:
     session = await bot.sessions.for_game(row.id)
     if session is not None:
         await session.abandon()
-    await interaction.followup.send(t(bot.table_lang(interaction), "table.ended", who=player_name(interaction.user)),
-                                    allowed_mentions=ui.NO_MENTIONS)
+    await interaction.edit_original_response(
+        content=t(bot.table_lang(interaction), "table.ended", who=player_name(interaction.user)),
+        allowed_mentions=ui.NO_MENTIONS)
     log.info("game %d: ended by %d", row.id, interaction.user.id)
 
 

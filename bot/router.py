@@ -15,7 +15,7 @@ import discord
 from bot import ids, lobby, trades, ui, views
 from bot.client import bot_of
 from bot.i18n import lang_of, t
-from bot.info import seat_status
+from bot.info import overview, seat_status
 from bot.play import perform, seated
 from bot.replies import refuse, say
 from bot.session import Session
@@ -246,7 +246,10 @@ async def _pick(interaction: discord.Interaction, session: Session, kind: str, v
 
 async def _status(interaction: discord.Interaction, session: Session) -> None:
     seat = session.seat_of(interaction.user.id)
-    if seat is None or session.state is None:
-        await refuse(interaction, "not_a_player")
+    if session.state is None:
+        await refuse(interaction, "no_game")
+        return
+    if seat is None:
+        await say(interaction, overview(session.state, lang_of(interaction)))
         return
     await say(interaction, seat_status(session.state, seat, lang_of(interaction)))

@@ -16,7 +16,7 @@ from bot.replies import refuse, say
 from bot.session import Session
 from engine import Action, IllegalAction, edition_of
 from engine.board import titles_of
-from engine.legal import trade_refusal
+from engine.legal import trade_refusal, window_refusal
 from engine.narrate import explain, square_name
 
 BUILDER = 0  # builder components are personal drafts: they carry version 0 and never go stale
@@ -95,6 +95,13 @@ async def start(interaction: discord.Interaction, session: Session, target_user:
     if seat is None:
         return
     lang = lang_of(interaction)
+    st = session.state
+    assert st is not None
+    closed = window_refusal(st, edition_of(st), seat)
+    if closed is not None:
+        # Said at once, before anyone puts an offer together that could not be sent.
+        await refuse(interaction, closed[0], closed[1], st)
+        return
     if target_user is None:
         if not partners(session, seat):
             await refuse(interaction, "cannot_trade_with")

@@ -298,11 +298,9 @@ def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
             return _no("trade_is_a_gift")
         if not (t.give.titles or t.give.cards or t.take.titles or t.take.cards):
             return _no("trade_is_a_loan")
-    if board.trading_window(st, ed):
-        if st.current != t.proposer:
-            return _no("trade_only_on_your_turn")
-        if not _window_open(st, ed):
-            return _no("trade_window_closed")
+    why = window_refusal(st, ed, t.proposer)
+    if why is not None:
+        return why
     for side, offer in ((t.proposer, t.give), (t.target, t.take)):
         if offer.cash < 0:
             return _no("bad_amount")
@@ -327,6 +325,19 @@ def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
         due = sum(board.interest_due(st, ed, sq) for sq in gets.titles if st.mortgaged[sq])
         if st.seats[side].cash - gives.cash + gets.cash < due:
             return _no("cannot_pay_interest", amount=due)
+    return None
+
+
+def window_refusal(st: State, ed: Edition, seat: int) -> Refusal:
+    """Why `seat` may propose no trade at all now, whatever it would contain: time is up, or (rules 002)
+    it is not its turn or the trading window is still closed."""
+    if st.ending:
+        return _no("no_trades_after_time")
+    if board.trading_window(st, ed):
+        if st.current != seat:
+            return _no("trade_only_on_your_turn")
+        if not _window_open(st, ed):
+            return _no("trade_window_closed")
     return None
 
 

@@ -24,7 +24,7 @@ from .models import (
     FakeUser,
 )
 from .process import BotProcess, launch_module
-from .replies import Reply
+from .replies import DEFERRED_CHANNEL_MESSAGE, Reply
 from .rest import RestApi
 from .state import State
 
@@ -525,3 +525,11 @@ class FakeDiscord:
     def replies(self) -> list[Reply]:
         """Every interaction sent so far, oldest first."""
         return list(self.state.replies.values())
+
+    def unfinished(self) -> list[Reply]:
+        """Interactions a user would still see waiting: never acknowledged (and not refused as late), or
+        deferred with "thinking…" and never completed by an edit of the original response."""
+        return [r for r in self.state.replies.values()
+                if (not r.acknowledged and r.error is None)
+                or (r.response_type == DEFERRED_CHANNEL_MESSAGE and r.message is not None and r.message.loading
+                    and not r.message.deleted)]

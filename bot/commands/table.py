@@ -109,6 +109,10 @@ async def status(interaction: discord.Interaction, user: discord.User | None = N
     if session is None or session.state is None:
         return
     seat = session.seat_of((user or interaction.user).id)
+    if seat is None and user is None:
+        # Someone watching: every seat at a glance.
+        await say(interaction, info.overview(session.state, lang_of(interaction)))
+        return
     if seat is None:
         await refuse(interaction, "not_a_player")
         return

@@ -361,6 +361,11 @@ async def world(tmp_path: Path, bot_env: dict[str, str]) -> AsyncIterator[World]
                       store)
         try:
             yield world
+            # Every click and command is answered, and every "thinking…" completed, as a person sees it.
+            try:
+                await fake.wait_for(lambda: not fake.unfinished(), timeout=5, what="every interaction answered")
+            except TimeoutError:
+                raise AssertionError(f"interactions left pending: {fake.unfinished()}") from None
         finally:
             await process.stop()
             store.close()

@@ -65,6 +65,8 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
 
     started = await world.slash(world.ana, "turista start")
     assert started.response_type == 5
+    # The typed command's "thinking…" is completed, not left pending.
+    assert "empezó" in (await started.wait_message()).content
     gid = row.id
     st = await world.settled(gid)
     assert st.edition == "mundial" and st.settings.free_parking_pot
@@ -74,8 +76,12 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     board = await world.slash(world.beto, "turista board")
     message = await board.wait_message()
     assert board.ephemeral and message.attachments[0].filename == "board.png"
+    # Someone watching gets every seat at a glance; asking for a person who does not play is refused.
     status = await world.slash(world.carl, "turista status")
-    assert status.ephemeral and "not playing" in (status.content or "")
+    assert status.ephemeral and "The table" in (status.content or "")
+    assert all(name in (status.content or "") for name in ("Ana", "Beto", "🤖"))
+    refused = await world.slash(world.carl, "turista status", user=world.dora)
+    assert refused.ephemeral and "not playing" in (refused.content or "")
     status = await world.slash(world.carl, "turista status", user=world.ana)
     assert status.ephemeral and "Cash" in (status.content or "")
     choices = await world.fake.autocomplete(world.ana, world.channel, "turista property", focused="name", value="arg")
@@ -136,8 +142,8 @@ async def test_kicking_during_a_game_hands_the_seat_to_a_computer(world: World) 
     assert row.seats[beto_seat].user_id is None and row.seats[beto_seat].computer == "normal"
     table = world.table()
     assert table is not None
-    refused = await world.click(world.beto, table, "status")
-    assert refused.ephemeral and "No estás jugando" in (refused.content or "")
+    watching = await world.click(world.beto, table, "status")
+    assert watching.ephemeral and "La mesa" in (watching.content or "") and "Ana" in (watching.content or "")
     # The computer now plays Beto's turns: Ana's turns keep coming back to her.
     turn = st.turn
     for _ in range(40):
@@ -156,3 +162,16 @@ async def test_house_rule_starting_cash_from_the_new_command(world: World) -> No
     st = await world.start(gid, world.ana)
     assert st.settings.start_cash == 99000
     assert all(s.cash <= 99000 for s in st.seats) and max(s.cash for s in st.seats) > 90000
+
+
+async def test_trading_outside_the_window_is_refused_at_once(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto], edition="mundial")
+    st = await world.start(gid, world.ana)
+    current = world.user_of(gid, st.current)
+    other = world.beto if current is world.ana else world.ana
+    # Every title is still the bank's: the window is closed, and the builder never opens.
+    closed = await world.slash(current, "trade", user=other)
+    assert closed.ephemeral and "Los tratos se abren" in (closed.content or ""), closed.content
+    assert not (closed.message and closed.message.custom_ids())
+    waiting = await world.slash(other, "trade", user=current)
+    assert waiting.ephemeral and "solo puedes tratar en tu turno" in (waiting.content or ""), waiting.content
