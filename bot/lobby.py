@@ -39,6 +39,7 @@ def may_manage(interaction: discord.Interaction, row: GameRow) -> bool:
     perms = interaction.permissions
     if interaction.user.id == row.host_id or perms.manage_channels or perms.administrator:
         return True
+    # A host who leaves hands the role on (see `Store.remove_seat`); a lobby from before that still works.
     return row.status == "lobby" and row.seat_of(row.host_id) is None and row.seat_of(interaction.user.id) is not None
 
 
@@ -159,6 +160,7 @@ async def leave(interaction: discord.Interaction, gid: int | None = None) -> Non
         row = await lobby_row(interaction, gid)
         if row is None:
             return
+        was_host = row.host_id == interaction.user.id
         if not await asyncio.to_thread(bot.store.remove_seat, row.id, interaction.user.id):
             await refuse(interaction, "not_seated")
             return
@@ -168,7 +170,11 @@ async def leave(interaction: discord.Interaction, gid: int | None = None) -> Non
             await asyncio.to_thread(bot.store.set_status, row.id, "abandoned")
             await close_lobby(interaction, row, t(bot.table_lang(interaction), "lobby.closed_empty"))
             return
-        await show_lobby(interaction, row, t(lang_of(interaction), "lobby.left"))
+        note = t(lang_of(interaction), "lobby.left")
+        heir = next((s.name for s in row.seats if s.user_id == row.host_id), None)
+        if was_host and heir is not None:
+            note += " " + t(lang_of(interaction), "lobby.new_host", host=heir)
+        await show_lobby(interaction, row, note)
 
 
 async def confirm_withdraw(interaction: discord.Interaction, row: GameRow) -> None:
@@ -335,12 +341,29 @@ async def end(interaction: discord.Interaction) -> None:
         if not interaction.response.is_done():
             await say(interaction, t(lang, "lobby.cancelled"))
         return
-    await interaction.response.defer()
+    # Ending a game in play cannot be undone: ask once more, privately.
+    button = ui.button(row.id, 0, "end_game", t(lang, "button.end_game"), style=discord.ButtonStyle.danger, emoji="🏁")
+    await say(interaction, t(lang, "lobby.confirm_end"), view=ui.view(button))
+
+
+async def end_game(interaction: discord.Interaction, gid: int) -> None:
+    """The confirmation of `/turista end`: the game stops and its ranking as it stands is posted."""
+    bot = bot_of(interaction)
+    row = await open_row(interaction)
+    if row is None or row.id != gid or row.status != "active":
+        await refuse(interaction, "no_game")
+        return
+    if not may_manage(interaction, row):
+        await refuse(interaction, "not_host")
+        return
     session = await bot.sessions.for_game(row.id)
-    if session is not None:
-        await session.abandon()
+    if session is None:
+        await refuse(interaction, "no_game")
+        return
+    await interaction.response.defer()
+    await session.abandon(player_name(interaction.user))
     await interaction.edit_original_response(
-        content=t(bot.table_lang(interaction), "table.ended", who=player_name(interaction.user)),
+        content=t(lang_of(interaction), "table.ended", who=player_name(interaction.user)), view=None,
         allowed_mentions=ui.NO_MENTIONS)
     log.info("game %d: ended by %d", row.id, interaction.user.id)
 

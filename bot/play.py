@@ -11,11 +11,14 @@ from collections.abc import Callable
 
 import discord
 
+from bot import ui
 from bot.client import bot_of
 from bot.i18n import lang_of, t
 from bot.replies import error_text, refuse, say
 from bot.session import Session
+from bot.views import cash, seat_label
 from engine import Action
+from engine.i18n import text
 from engine.narrate import account
 
 ActionFor = Callable[[int], Action]
@@ -33,6 +36,26 @@ async def seated(interaction: discord.Interaction, session: Session) -> int | No
     if seat is None:
         await refuse(interaction, "not_a_player")
     return seat
+
+
+async def confirm_bankrupt(interaction: discord.Interaction, session: Session, version: int | None = None) -> None:
+    """Declaring bankruptcy cannot be undone: say what it means and ask once more, privately."""
+    seat = await seated(interaction, session)
+    if seat is None:
+        return
+    why = session.check(Action(kind="bankrupt", seat=seat), version)
+    st = session.state
+    if why is not None or st is None:
+        code, params = why or ("no_game", {})
+        await refuse(interaction, code, params, st)
+        return
+    lang = lang_of(interaction)
+    debt = st.debts[0]
+    creditor = text(lang, "event.party.bank") if debt.creditor < 0 else seat_label(st, debt.creditor)
+    button = ui.button(session.gid, st.version, "bankrupt_yes", t(lang, "button.bankrupt_yes"),
+                       style=discord.ButtonStyle.danger, emoji="💸")
+    await say(interaction, t(lang, "table.confirm_bankrupt", creditor=creditor, amount=cash(st, debt.amount)),
+              view=ui.view(button))
 
 
 async def perform(interaction: discord.Interaction, session: Session, make: ActionFor, *,

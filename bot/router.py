@@ -16,7 +16,7 @@ from bot import ids, lobby, trades, ui, views
 from bot.client import bot_of
 from bot.i18n import lang_of, t
 from bot.info import overview, seat_status
-from bot.play import perform, seated
+from bot.play import confirm_bankrupt, perform, seated
 from bot.replies import refuse, say
 from bot.session import Session
 from engine import Action
@@ -24,8 +24,10 @@ from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 
 log = logging.getLogger("turista.router")
 
-SIMPLE = {"roll", "buy", "decline", "end_turn", "pay_fine", "use_card", "bankrupt", "pass_bid",
-          "accept_trade", "reject_trade", "cancel_trade", "withdraw", "keep_mortgaged"}
+SIMPLE = {"roll", "buy", "decline", "end_turn", "pay_fine", "use_card", "pass_bid",
+          "accept_trade", "reject_trade", "cancel_trade", "keep_mortgaged"}
+# Asked once more before: the private confirmation's button carries these verbs, and it then shows the outcome.
+CONFIRMED = {"bankrupt_yes": "bankrupt", "withdraw": "withdraw"}
 LOBBY = {"join", "leave", "addbot", "dropbot", "settings", "start", "set"}
 AUCTION_VERBS = {"bid", "bid_custom", "bid_set", "pass_bid"}
 TRADE_VERBS = {"accept_trade", "reject_trade", "counter", "cancel_trade"}
@@ -96,6 +98,9 @@ async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None
     if verb in LOBBY:
         await _lobby(interaction, cid)
         return
+    if verb == "end_game":
+        await lobby.end_game(interaction, cid.game)
+        return
     session = await bot_of(interaction).sessions.for_game(cid.game)
     if session is None or session.channel_id != interaction.channel_id:
         await refuse(interaction, "no_game")
@@ -107,6 +112,11 @@ async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None
         session.adopt("trade", interaction.message)
     if verb in SIMPLE:
         await perform(interaction, session, lambda s: Action(kind=verb, seat=s), version=version)
+    elif verb in CONFIRMED:
+        kind = CONFIRMED[verb]
+        await perform(interaction, session, lambda s: Action(kind=kind, seat=s), version=version, edit_source=True)
+    elif verb == "bankrupt":
+        await confirm_bankrupt(interaction, session, version)
     elif verb == "bid":
         await _bid(interaction, session, cid.arg, version)
     elif verb == "bid_custom":

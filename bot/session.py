@@ -27,6 +27,8 @@ from engine import SYSTEM, Action, IllegalAction, State, edition_of, refusal
 from engine import apply as engine_apply
 from engine.i18n import language_of
 from engine.narrate import describe
+from engine.rules import standings
+from engine.state import Standing
 
 log = logging.getLogger("turista.game")
 MAX_COMPUTER_MOVES = 400  # a safety net: computers never keep a table busy forever
@@ -509,7 +511,10 @@ class Session:
                     self.row.deadline = deadline
                 self.warned = version
                 users = [u for u in (self.user_of(s) for s in humans) if u]
-                await self.notice(t(self.lang, "table.timeout_warning", who=" ".join(f"<@{u}>" for u in users)),
+                # Discord shows the relative timestamp counting down in each reader's own words.
+                countdown = f"<t:{math.ceil(time.time() + timeout)}:R>"
+                await self.notice(t(self.lang, "table.timeout_warning", who=" ".join(f"<@{u}>" for u in users),
+                                    deadline=countdown),
                                   discord.AllowedMentions(users=[discord.Object(u) for u in users]))
                 self.arm("turn", timeout, lambda: self._turn_timeout(version))
                 return
@@ -574,8 +579,12 @@ class Session:
         self.bot.sessions.forget(self)
 
     async def _announce_winner(self, st: State) -> None:
-        lines = [t(self.lang, "over.title", seat=views.seat_label(st, st.winner))]
-        for row in st.standings:
+        await self._announce(st, t(self.lang, "over.title", seat=views.seat_label(st, st.winner)), st.standings)
+
+    async def _announce(self, st: State, head: str, standings: list[Standing]) -> None:
+        """The final ranking with the end-of-game picture, for a game won or ended by the host."""
+        lines = [head]
+        for row in standings:
             key = "over.row_out" if row.out else "over.row"
             lines.append(t(self.lang, key, rank=row.rank, seat=views.seat_label(st, row.seat),
                            worth=views.cash(st, row.net_worth), cash=views.cash(st, row.cash)))
@@ -590,10 +599,11 @@ class Session:
         try:
             await self.channel.send(ui.fit(lines[1:], head=lines[0]), **kwargs)
         except discord.HTTPException:
-            log.exception("game %d: could not announce the winner", self.gid)
+            log.exception("game %d: could not announce the result", self.gid)
 
-    async def abandon(self) -> None:
-        """`/turista end`: the game stops where it is; its buttons go away."""
+    async def abandon(self, who: str) -> None:
+        """`/turista end`: the game stops where it is, its buttons go away, and the ranking as it stands is
+        posted with the end-of-game picture (the game itself has no winner)."""
         async with self.lock:
             self.closed = True
             for name in list(self.timers):
@@ -603,7 +613,10 @@ class Session:
                 if message_id is not None:
                     with contextlib.suppress(discord.HTTPException):
                         await self.channel.get_partial_message(message_id).edit(view=None)
+            st = self.state
         self.bot.sessions.forget(self)
+        if st is not None:
+            await self._announce(st, t(self.lang, "over.ended", who=who), standings(st, edition_of(st)))
 
     def cancel_tasks(self) -> None:
         for name in list(self.timers):

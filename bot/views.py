@@ -25,6 +25,7 @@ MENU_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title", "take_loa
 MAX_SEATS = 6
 TIME_LIMITS = (0, 30, 45, 60, 90, 120, 180)  # minutes
 TURN_TIMEOUTS = (0, 60, 120, 300, 600)  # seconds
+DEFAULT_TURN_TIMEOUT = 120  # one absent friend never stalls a table; 0 (none) is a house rule
 TOGGLES = (
     "auction_on_decline", "free_parking_pot", "double_rent_with_mortgaged", "trading_window", "club_loans",
     "staggered_start", "auction_only", "no_rent_in_jail", "random_order", "deal_titles",

@@ -987,21 +987,16 @@ def _time_up(g: Game, a: Action) -> None:
         g.emit("trade_cancelled", seat=-1)
 
 
-def _finish(g: Game, reason: str) -> None:
-    st, ed = g.st, g.ed
-    st.phase = "over"
-    st.auction = None
-    st.auction_queue = []
-    st.debts = []
-    st.trade = None
-    st.lift = None
+def standings(st: State, ed: Edition) -> list[Standing]:
+    """The ranking as things stand: seats still playing by net worth (ties by turn order), then the
+    bankrupt, the last one out first."""
     rows = []
     for s in range(len(st.seats)):
         worth, titles, buildings = board.net_worth(st, ed, s)
         rows.append((s, worth, titles, buildings))
     alive = sorted((r for r in rows if not st.seats[r[0]].out), key=lambda r: (-r[1], st.order.index(r[0])))
     gone = [next(r for r in rows if r[0] == s) for s in reversed(st.eliminated)]
-    st.standings = [
+    return [
         Standing(
             seat=r[0],
             rank=k + 1,
@@ -1013,6 +1008,17 @@ def _finish(g: Game, reason: str) -> None:
         )
         for k, r in enumerate(alive + gone)
     ]
+
+
+def _finish(g: Game, reason: str) -> None:
+    st, ed = g.st, g.ed
+    st.phase = "over"
+    st.auction = None
+    st.auction_queue = []
+    st.debts = []
+    st.trade = None
+    st.lift = None
+    st.standings = standings(st, ed)
     st.winner = st.standings[0].seat
     g.emit(
         "game_over",

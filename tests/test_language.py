@@ -30,7 +30,8 @@ LISTS = ("order", "seats", "players", "rules", "offer", "rents", "multipliers")
 
 # Texts that are pieces of a sentence (labels, list items, words put into other texts), not sentences.
 FRAGMENTS = ("event.item.", "event.level.", "event.party.", "bot.level.", "bot.status.mortgaged", "bot.status.hotel",
-             "bot.status.houses", "bot.trade.nothing", "bot.trade.cards", "bot.settings.none", "bot.history.abandoned",
+             "bot.status.houses", "bot.status.overview_jailed", "bot.trade.nothing", "bot.trade.cards",
+             "bot.settings.none",
              "bot.cmd.", "render.", "square.", "deck.", "block.", "gender.", "bot.menu.hint.", "bot.button.",
              "bot.choice.", "bot.rule.", "bot.ending.", "bot.lobby.empty", "edition.", "bot.embed.")
 

@@ -216,6 +216,18 @@ def test_seats_join_leave_and_close_up(store: Store) -> None:
     assert full.value.code == "table_full"
 
 
+def test_a_host_who_leaves_the_lobby_hands_it_to_the_next_person_seated(store: Store) -> None:
+    gid = store.create_game(1, 10, 100, "turismundo", {}, 1)
+    for user, name in ((100, "Ana"), (None, "Cpu"), (300, "Cata"), (400, "Dani")):
+        store.add_seat(gid, user, name, "normal" if user is None else "")
+    store.remove_seat(gid, 400)
+    assert store.game(gid).host_id == 100  # a guest leaving changes nothing
+    store.remove_seat(gid, 100)
+    assert store.game(gid).host_id == 300  # the computer seated before Cata cannot host
+    store.remove_seat(gid, 300)
+    assert store.game(gid).host_id == 300  # nobody left to hand it to (the table then closes)
+
+
 def test_settings_are_a_free_dict(store: Store) -> None:
     gid = seated_game(store)
     store.update_settings(gid, {"max_turns": 40, "auction_only": True, "turn_timeout": 90, "lang": "en"})

@@ -12,7 +12,7 @@ from bot import info, trades
 from bot.client import bot_of
 from bot.i18n import lang_of, ls
 from bot.options import within
-from bot.play import channel_session, perform
+from bot.play import channel_session, confirm_bankrupt, perform
 from bot.replies import refuse
 from bot.router import MAX_BID
 from bot.views import cash
@@ -48,7 +48,15 @@ _simple("roll", "roll", "Roll the dice")
 _simple("buy", "buy", "Buy the title you are on")
 _simple("decline", "decline", "Do not buy it (the bank auctions it)")
 _simple("end_turn", "endturn", "End your turn")
-_simple("bankrupt", "bankrupt", "Declare bankruptcy (only while in debt)")
+
+
+@app_commands.command(name=ls("bankrupt", "bankrupt.name"),
+                      description=ls("Declare bankruptcy (only while in debt)", "bankrupt.desc"))
+@app_commands.guild_only()
+async def bankrupt(interaction: discord.Interaction) -> None:
+    session = await channel_session(interaction)
+    if session is not None:
+        await confirm_bankrupt(interaction, session)
 
 
 Completer = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
@@ -145,4 +153,4 @@ async def bail(interaction: discord.Interaction) -> None:
     await perform(interaction, session, lambda s: Action(kind=kind, seat=s))
 
 
-PLAY_COMMANDS += [bid, trade, bail]
+PLAY_COMMANDS += [bankrupt, bid, trade, bail]

@@ -13,7 +13,7 @@ from bot.i18n import lang_of, ls, t
 from bot.options import within
 from bot.play import channel_session
 from bot.replies import refuse, say
-from bot.views import TIME_LIMITS, TURN_TIMEOUTS, cash
+from bot.views import DEFAULT_TURN_TIMEOUT, TIME_LIMITS, TURN_TIMEOUTS, cash
 from engine import available
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.ai.levels import LEVELS as COMPUTER_LEVELS
@@ -36,12 +36,14 @@ TIMEOUTS = [app_commands.Choice(name=ls(f"{s} s" if s else "no timeout", f"choic
                      start_cash=ls("start_cash", "opt.start_cash.name"))
 @app_commands.describe(edition=ls("Which board to play", "opt.edition.desc"),
                        time_limit=ls("End the game after this many minutes", "opt.time_limit.desc"),
-                       turn_timeout=ls("Seconds a player has for each decision", "opt.turn_timeout.desc"),
+                       turn_timeout=ls("Seconds a player has for each decision (default: 2 minutes)",
+                                       "opt.turn_timeout.desc"),
                        start_cash=ls("Cash each player starts with (house rule; default: the edition's)",
                                      "opt.start_cash.desc"))
 @app_commands.choices(edition=EDITIONS, time_limit=LIMITS, turn_timeout=TIMEOUTS)
 async def new(interaction: discord.Interaction, edition: str = "turismundo", time_limit: int = 0,
-              turn_timeout: int = 0, start_cash: app_commands.Range[int, 1, MAX_START_CASH] | None = None) -> None:
+              turn_timeout: int = DEFAULT_TURN_TIMEOUT,
+              start_cash: app_commands.Range[int, 1, MAX_START_CASH] | None = None) -> None:
     if edition not in available():
         await refuse(interaction, "unknown_edition", {"edition": edition})
         return
@@ -170,15 +172,19 @@ async def history(interaction: discord.Interaction) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction)
     rows = await asyncio.to_thread(bot.store.history, interaction.guild_id or 0)
+    # A table closed before its game started is no game of the history.
+    rows = [row for row in rows if row.started_at is not None]
     if not rows:
         await say(interaction, t(lang, "history.empty"))
         return
     lines = [t(lang, "history.title")]
     for row in rows:
-        winner = row.winner
-        who = winner.name if winner else t(lang, "history.abandoned")
-        lines.append(t(lang, "history.row", id=row.id, edition=row.edition, winner=who,
-                       players=", ".join(p.name for p in row.players)))
+        players = ", ".join(p.name for p in row.players)
+        if row.winner is not None:
+            lines.append(t(lang, "history.row", id=row.id, edition=row.edition, winner=row.winner.name,
+                           players=players))
+        else:
+            lines.append(t(lang, "history.ended", id=row.id, edition=row.edition, players=players))
     await say(interaction, "\n".join(lines))
 
 

@@ -224,13 +224,19 @@ class Store:
             return SeatRow(taken, user_id, name, computer)
 
     def remove_seat(self, game_id: int, user_id: int) -> bool:
-        """Take `user_id` off a lobby; the seats after theirs move up. False if they were not seated."""
+        """Take `user_id` off a lobby; the seats after theirs move up. A host who leaves hands the host role
+        to the first person still seated. False if they were not seated."""
         with self.backend.write() as tx:
             self._require_status(tx, game_id, "lobby")
             row = tx.execute("SELECT seat FROM seats WHERE game_id = ? AND user_id = ?", [game_id, user_id]).fetchone()
             if row is None:
                 return False
             self._drop_seat(tx, game_id, row[0])
+            heir = tx.execute(
+                "SELECT user_id FROM seats WHERE game_id = ? AND user_id IS NOT NULL ORDER BY seat LIMIT 1", [game_id]
+            ).fetchone()
+            if heir is not None:
+                tx.execute("UPDATE games SET host_id = ? WHERE id = ? AND host_id = ?", [heir[0], game_id, user_id])
             return True
 
     def remove_seat_at(self, game_id: int, seat: int) -> bool:

@@ -256,7 +256,10 @@ class World:
         if st.debts:
             debtor = st.debts[0].debtor
             if any(a.kind == "bankrupt" for a in legal_actions(st, debtor)):
-                await self.act(gid, self.user_of(gid, debtor), self.table(channel), "bankrupt")  # type: ignore[arg-type]
+                # The table's button asks once more, privately; the confirmation declares it.
+                asked = await self.click(self.user_of(gid, debtor), self.table(channel), "bankrupt")  # type: ignore[arg-type]
+                assert asked.message is not None and asked.ephemeral, asked.content
+                await self.act(gid, self.user_of(gid, debtor), asked.message, "bankrupt_yes")
             else:
                 await self.raise_money(gid, debtor, channel)
             return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.e2e.conftest import World
@@ -14,7 +16,7 @@ def bot_env() -> dict[str, str]:
 
 
 async def test_game_to_the_time_limit(world: World) -> None:
-    gid = await world.open_table(world.ana, [world.beto], time_limit=30)
+    gid = await world.open_table(world.ana, [world.beto], time_limit=30, turn_timeout=0)
     row = world.game(gid)
     assert row.settings["time_limit"] == 30
     await world.start(gid, world.ana)
@@ -38,6 +40,8 @@ async def test_turn_timeout_warns_then_plays_for_the_player(world: World) -> Non
     # 60 s are 0.12 s here: first a warning that pings the player...
     warning = await world.fake.wait_for_message(world.channel, lambda m: "⏳" in m.content, timeout=10)
     assert f"<@{user.id}>" in warning.content
+    # The time left is Discord's relative timestamp, counting down where the player reads it.
+    assert re.search(r"<t:\d+:R>", warning.content), warning.content
     assert [int(u) for u in (warning.allowed_mentions or {}).get("users", [])] == [user.id]
     # ...then the computer makes the move for them.
     await world.fake.wait_for(lambda: world.game(gid).version > version, timeout=10, what="a move played for them")

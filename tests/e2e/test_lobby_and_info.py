@@ -25,6 +25,7 @@ async def test_commands_are_registered_in_spanish_and_english(world: World) -> N
 async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     opened = await world.slash(world.ana, "turista new", edition="mundial")
     assert opened.message is not None and "moderna" in opened.content
+    assert "Tiempo por decisión: 120 s" in opened.content  # the decision clock is on unless the host says not
     lobby = opened.message
     joined = await world.slash(world.beto, "turista join")
     assert joined.ephemeral and "Beto @\u200beveryone" in lobby.content
@@ -96,16 +97,27 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     help_text = await world.slash(world.dora, "turista help")
     assert help_text.ephemeral and "/turista new" in (help_text.content or "")
 
-    # The host ends the game: the table loses its buttons and the channel is free again.
+    # The host ends the game after confirming: the table loses its buttons, the standings as they are are
+    # posted with the end-of-game picture, and the channel is free again.
     refused = await world.slash(world.beto, "turista end")
     assert refused.ephemeral
     table = world.table()
     assert table is not None
-    await world.slash(world.ana, "turista end")
+    asked = await world.slash(world.ana, "turista end")
+    assert asked.ephemeral and asked.message is not None and "Terminar la partida" in asked.content
+    assert world.game(gid).status == "active" and table.custom_ids()
+    stranger = await world.click(world.beto, asked.message, "end_game")
+    assert stranger.ephemeral and "organiza" in (stranger.content or "")
+    ended = await world.click(world.ana, asked.message, "end_game")
+    await ended.wait_message(lambda m: "terminó" in m.content and not m.custom_ids())
     await world.fake.wait_for(lambda: not table.custom_ids(), what="the table to lose its buttons")
     assert world.game(gid).status == "abandoned"
+    result = await world.fake.wait_for_message(world.channel, lambda m: any(
+        a.filename == "summary.png" for a in m.attachments))
+    assert "Ana terminó la partida" in result.content and "1. " in result.content and "Beto" in result.content
     history = await world.slash(world.ana, "turista history")
     assert history.ephemeral and f"#{gid}" in (history.content or "")
+    assert "terminada por quien la organizaba" in (history.content or "") and "ganó" not in (history.content or "")
     again = await world.slash(world.dora, "turista new")
     assert not again.ephemeral
     await world.eventually(lambda: (world.row() or row).table_message_id is not None, what="the new lobby")
@@ -128,6 +140,9 @@ async def test_leaving_a_game_in_play_asks_first(world: World) -> None:
     await world.act(gid, world.beto, asked.message, "withdraw")
     final = await world.settled(gid)
     assert final.phase == "over" and final.seats[1].out and final.winner == 0
+    assert not asked.message.custom_ids()  # the confirmation shows what happened, without its button
+    history = await world.slash(world.ana, "turista history")
+    assert "ganó Ana" in (history.content or ""), history.content
 
 
 async def test_kicking_during_a_game_hands_the_seat_to_a_computer(world: World) -> None:
@@ -175,3 +190,17 @@ async def test_trading_outside_the_window_is_refused_at_once(world: World) -> No
     assert not (closed.message and closed.message.custom_ids())
     waiting = await world.slash(other, "trade", user=current)
     assert waiting.ephemeral and "solo puedes tratar en tu turno" in (waiting.content or ""), waiting.content
+
+
+async def test_a_host_who_leaves_the_lobby_hands_it_to_the_next_person(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto, world.dora])
+    lobby = world.with_verb("join")
+    assert lobby is not None and f"Organiza: <@{world.ana.id}>" in lobby.content
+    left = await world.click(world.ana, lobby, "leave")
+    assert left.response_type == 7
+    assert f"Organiza: <@{world.beto.id}>" in lobby.content and world.game(gid).host_id == world.beto.id
+    # The new host's powers come with the role: Dora may not start, Beto may.
+    refused = await world.click(world.dora, lobby, "start")
+    assert refused.ephemeral and "organiza" in (refused.content or "")
+    st = await world.start(gid, world.beto)
+    assert len(st.seats) == 2 and st.phase != "over"
