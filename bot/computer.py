@@ -67,3 +67,14 @@ def choose(state: State, seat: int, level: str = "normal") -> Action | None:
         if action is not None:
             return action
     return fallback(state, seat, level)
+
+
+def ends_by_itself(state: State) -> Action | None:
+    """The end of a person's turn when ending it is all they could do (a lost turn in Oceanía, say): no
+    building, mortgaging, trading or anything else is open to them, so nobody waits for a click."""
+    if state.phase != "end" or state.debts or state.auction is not None or state.trade is not None \
+            or state.lift is not None:
+        return None
+    seat = state.current
+    kinds = {a.kind for a in legal_actions(state, seat)} - {"withdraw"}
+    return Action(kind="end_turn", seat=seat) if kinds == {"end_turn"} else None

@@ -17,10 +17,11 @@ from bot.client import bot_of
 from bot.i18n import lang_of, t
 from bot.info import overview, seat_status
 from bot.play import confirm_bankrupt, perform, seated
-from bot.replies import refuse, say
+from bot.replies import error_text, refuse, say
 from bot.session import Session
 from engine import Action
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS
+from engine.narrate import account
 
 log = logging.getLogger("turista.router")
 
@@ -222,11 +223,14 @@ async def _menu(interaction: discord.Interaction, session: Session, kind: str) -
     if kind not in views.MENU_KINDS:
         await refuse(interaction, "outdated")
         return
-    choice = views.menu_select(session.gid, session.state, seat, kind, lang)
-    if choice is None:
-        await say(interaction, t(lang, f"menu.none.{kind}"))
+    items = views.menu_items(session.gid, session.state, seat, kind, lang)
+    if not items:
+        await say(interaction, views.no_menu_reason(session.state, seat, kind, lang))
         return
-    await say(interaction, t(lang, f"menu.{kind}"), view=ui.view(choice))
+    head = t(lang, f"menu.{kind}")
+    if kind == "take_loan":
+        head = t(lang, "menu.terms.take_loan") + "\n" + head  # the terms before anything is taken
+    await say(interaction, head, view=ui.view(*items))
 
 
 async def _pick(interaction: discord.Interaction, session: Session, kind: str, version: int) -> None:
@@ -235,6 +239,9 @@ async def _pick(interaction: discord.Interaction, session: Session, kind: str, v
         block = values[0]
         await perform(interaction, session, lambda s: Action(kind=kind, seat=s, block=block), version=version,
                       edit_source=True)
+        return
+    if kind == "build_even" and values:
+        await _build_even(interaction, session, values[0], version)
         return
     square = ids.number(values[0], MAX_SQUARE) if values else None
     if kind not in views.MENU_KINDS or square is None:
@@ -248,10 +255,39 @@ async def _pick(interaction: discord.Interaction, session: Session, kind: str, v
     if seat is None:
         return
     # Keep the menu open on the new version, so building a whole block is a few clicks.
-    again = views.menu_select(session.gid, session.state, seat, kind, lang_of(interaction))
-    if again is not None:
+    again = views.menu_items(session.gid, session.state, seat, kind, lang_of(interaction))
+    if again:
         message = await interaction.original_response()
-        await interaction.edit_original_response(content=message.content, view=ui.view(again))
+        await interaction.edit_original_response(content=message.content, view=ui.view(*again))
+
+
+async def _build_even(interaction: discord.Interaction, session: Session, raw: str, version: int) -> None:
+    """Build evenly up to a level on a whole block: the plan the menu offered, made again on the game as it
+    is now, one action after the other."""
+    seat = await seated(interaction, session)
+    if seat is None:
+        return
+    st = session.state
+    if st is None or st.version != version:
+        await refuse(interaction, "outdated")
+        return
+    plan = next((p for block, level, p, _ in views.even_builds(st, seat) if f"{block}:{level}" == raw), None)
+    if plan is None:
+        await refuse(interaction, "outdated")
+        return
+    await interaction.response.defer()
+    lang = lang_of(interaction)
+    done: list[dict] = []
+    for action in plan:
+        result = await session.run(action, interaction.user.id)
+        if isinstance(result, tuple):
+            await say(interaction, error_text(lang, result[0], result[1], session.state))
+            break
+        done += result
+    summary = "\n".join(account(done, session.state, lang)[:12]) if session.state else ""
+    again = views.menu_items(session.gid, session.state, seat, "build", lang) if session.state else []
+    await interaction.edit_original_response(content=(summary or t(lang, "done"))[:2000],
+                                             view=ui.view(*again) if again else None)
 
 
 async def _status(interaction: discord.Interaction, session: Session) -> None:

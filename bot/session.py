@@ -314,6 +314,8 @@ class Session:
         st = self.state
         if st is None or st.phase == "over":
             return None
+        if not self.plays_itself(st.current) and (ending := computer.ends_by_itself(st)) is not None:
+            return ending
         seats = [s for s in st.seat_to_act() if self.plays_itself(s)]
         if st.trade is not None and self.plays_itself(st.trade.target):
             seats.insert(0, st.trade.target)

@@ -15,7 +15,7 @@ from bot.store import GameRow, SeatRow, engine_settings
 from engine import Action, State, available, board, edition_of, legal_actions, load
 from engine.ai.levels import LEVELS as COMPUTER_LEVELS
 from engine.i18n import money, text
-from engine.legal import unmortgage_cost
+from engine.legal import refusal, unmortgage_cost
 from engine.narrate import account, jail_name, square_name
 from engine.narrate import offer_text as narrate_offer
 from engine.rulebook import settle
@@ -294,6 +294,70 @@ def menu_select(game: int, state: State, seat: int, kind: str, lang: str) -> dis
     if not options:
         return None
     return ui.select(game, state.version, "pick", t(lang, f"menu.{kind}"), options, arg=kind)
+
+
+def even_builds(state: State, seat: int) -> list[tuple[str, int, list[Action], int]]:
+    """Whole blocks `seat` can bring up to the same level now, two buildings or more at once: (block, level,
+    the actions that do it, their cost). Each plan is tried on the engine, so only what it accepts is offered."""
+    from engine import HOTEL
+    from engine.rules import apply as engine_apply
+
+    ed = edition_of(state)
+    even = board.rules(state, ed).even_building
+    blocks = dict.fromkeys(ed.squares[a.square].block for a in legal_actions(state, seat) if a.kind == "build")
+    found = []
+    for block in blocks:
+        squares = ed.blocks[block]
+        for level in range(min(state.level[j] for j in squares) + 1, HOTEL + 1):
+            if sum(max(0, level - state.level[j]) for j in squares) < 2:
+                continue
+            after, plan = state, []
+            while (short := [j for j in squares if after.level[j] < level]) and len(plan) <= 3 * HOTEL:
+                if even:
+                    # The engine builds evenly from the lowest title, at most a hotel's worth per action.
+                    first = min(short, key=lambda j: (after.level[j], j))
+                    count = min(HOTEL, sum(level - after.level[j] for j in short))
+                    action = Action(kind="build", seat=seat, square=first, count=count)
+                else:
+                    action = Action(kind="build", seat=seat, square=short[0], count=level - after.level[short[0]])
+                if refusal(after, ed, action) is not None:
+                    break
+                after, _ = engine_apply(after, action)
+                plan.append(action)
+            if short:
+                break  # a block that cannot reach this level reaches no higher one either
+            found.append((block, level, plan, state.seats[seat].cash - after.seats[seat].cash))
+    return found
+
+
+def menu_items(game: int, state: State, seat: int, kind: str, lang: str) -> list[discord.ui.Item]:
+    """A private menu's selects: the titles for `kind`, and for building, whole blocks at once."""
+    items: list[discord.ui.Item] = [s for s in (menu_select(game, state, seat, kind, lang),) if s is not None]
+    if kind == "build" and items and (even := even_build_select(game, state, seat, lang)) is not None:
+        items.append(even)
+    return items
+
+
+def even_build_select(game: int, state: State, seat: int, lang: str) -> discord.ui.Select | None:
+    """Build evenly up to N on a whole block, in one pick."""
+    options = [ui.option(t(lang, "menu.even_option", variant=state.edition, block=text(lang, f"block.{block}"),
+                           level=text(lang, f"event.level.{level}", variant=state.edition)),
+                         f"{block}:{level}", description=t(lang, "menu.hint.build_even", cost=cash(state, cost)))
+               for block, level, _, cost in even_builds(state, seat)]
+    if not options:
+        return None
+    return ui.select(game, state.version, "pick", t(lang, "menu.build_even"), options, arg="build_even")
+
+
+def no_menu_reason(state: State, seat: int, kind: str, lang: str) -> str:
+    """Why a private menu has nothing to offer; for a Club loan, the engine's own reason when there is one."""
+    if kind == "take_loan":
+        ed = edition_of(state)
+        for block in ed.economy.club_loans:
+            why = refusal(state, ed, Action(kind="take_loan", seat=seat, block=block))
+            if why is not None and why[0] in ("loans_off", "not_a_member", "in_debt"):
+                return text(lang, f"error.{why[0]}", variant=state.edition, **why[1])
+    return t(lang, f"menu.none.{kind}")
 
 
 def menu_hint(state: State, kind: str, square: int, lang: str) -> str:

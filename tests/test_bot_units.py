@@ -137,6 +137,29 @@ def test_computer_fallback_only_plays_legal_moves(edition: str) -> None:
     assert st.turn > 30 or st.phase == "over"
 
 
+def test_a_turn_ends_by_itself_only_when_ending_it_is_all_that_is_left() -> None:
+    from bot.computer import ends_by_itself
+    from engine.state import Debt
+
+    # `mundial` with every title still the bank's (a lost turn in Oceanía, say): the trading window is shut,
+    # there is nothing to build or mortgage, so ending the turn is all that is left.
+    st, _ = new_game("mundial", ["A", "B"], seed=3)
+    st.phase = "end"
+    assert ends_by_itself(st) == Action(kind="end_turn", seat=st.current)
+    # Nor while someone else must decide first.
+    st.debts = [Debt(debtor=1 - st.current, creditor=-1, amount=10, reason="tax")]
+    assert ends_by_itself(st) is None
+    # A classic edition lets the seat trade at any time: the End turn button stays.
+    st, _ = new_game("turismundo", ["A", "B"], seed=3)
+    st.phase = "end"
+    assert ends_by_itself(st) is None
+    # So does owning a title one could mortgage.
+    st, _ = new_game("mundial", ["A", "B"], seed=3)
+    st.phase = "end"
+    st.owner[1] = st.current
+    assert ends_by_itself(st) is None
+
+
 def test_club_loan_menu_lists_the_blocks_a_member_may_borrow_for() -> None:
     from bot.views import menu_select
     from engine.board import club_loans

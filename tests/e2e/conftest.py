@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot import ids
+from bot.computer import ends_by_itself
 from bot.store import GameRow, Store
 from engine import State, legal_actions
 from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Reply
@@ -155,8 +156,8 @@ class World:
             people = [s for s in st.seat_to_act() if s not in machine]
             if st.trade is not None and st.trade.target not in machine:
                 people.append(st.trade.target)
-            if not people:
-                return None
+            if not people or (st.current in people and ends_by_itself(st) is not None):
+                return None  # the bot moves next (a computer, or a turn that ends by itself)
             if st.auction is not None and any(s in machine and s != st.auction.bidder for s in st.auction.active):
                 return None  # a computer still has to bid or withdraw
             table = self.table(channel)

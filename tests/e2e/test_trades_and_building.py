@@ -62,6 +62,8 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
                                                   {"give_cash": "1,000", "take_cash": "0"}))
     assert edited.response_type == 7 and "$1,000" in builder.content  # the builder itself shows the cash
     await world.act(gid, me, builder, "trade_send")
+    # The private builder becomes the account of the offer: no Send left to press twice.
+    await world.fake.wait_for(lambda: not builder.custom_ids(), what="the builder to lose its buttons")
     st = await world.settled(gid)
     assert st.trade is not None and st.trade.give.cash == 1000
     offer = world.with_verb("accept_trade")
@@ -117,13 +119,25 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     assert picked.response_type == 6
     await world.fake.wait_for(lambda: world.game(gid).state.level[int(options[0])] == 1, what="a building")
 
+    # The menu stays open on the new version, with a pick that builds evenly up to a level on the whole block.
+    def even_pick() -> str | None:
+        return next((c for c in menu.message.custom_ids() if c.endswith(":pick:build_even")), None)
+
+    await world.fake.wait_for(lambda: even_pick() and world.version_of(menu.message) == world.game(gid).version,
+                              what="the build menu refreshed")
+    even = next(c for c in menu.message.all_components() if c.get("custom_id") == even_pick())
+    level_one = next(o["value"] for o in even["options"] if o["value"].endswith(":1"))
+    await (await world.fake.select(me, menu.message, even_pick(), [level_one]))
+    await world.fake.wait_for(lambda: all(world.game(gid).state.level[i] == 1 for i in squares),
+                              what="a restaurant on each title of the block")
+
     # /build with autocomplete and a count builds evenly across the block.
     choices = await world.fake.autocomplete(me, world.channel, "build", focused="property")
     assert choices and {int(c["value"]) for c in choices} <= set(squares), (choices, squares)
     answer = await world.slash(me, "build", property=choices[0]["value"], count=2)
     await answer.wait_message()
     levels = [world.game(gid).state.level[i] for i in squares]
-    assert sum(levels) == 3 and max(levels) - min(levels) <= 1
+    assert sum(levels) == len(squares) + 2 and max(levels) - min(levels) <= 1
 
     # Sell… from the table's menu sells one back, evenly: only the highest squares are offered.
     table = world.table()
@@ -135,11 +149,17 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     offered = [int(o["value"]) for o in menu.message.component(type=3)["options"]]
     assert offered and all(st.level[i] == max(st.level[j] for j in squares) for i in offered)
     await (await world.fake.select(me, menu.message, menu.message.custom_ids()[0], [str(offered[0])]))
-    await world.fake.wait_for(lambda: sum(world.game(gid).state.level[i] for i in squares) == 2, what="a sale")
-    await world.fake.wait_for(lambda: not menu.message.custom_ids(), what="the menu answered")
+    await world.fake.wait_for(lambda: sum(world.game(gid).state.level[i] for i in squares) == len(squares) + 1,
+                              what="a sale")
+    # The menu is refreshed: only what may be sold now is offered.
+    await world.fake.wait_for(lambda: world.version_of(menu.message) == world.game(gid).version,
+                              what="the sell menu refreshed")
+    st = world.game(gid).state
+    offered = [int(o["value"]) for o in menu.message.component(type=3)["options"]]
+    assert offered and all(st.level[i] == max(st.level[j] for j in squares) for i in offered)
 
     # /sell by name until the block is empty again.
-    for _ in range(2):
+    for _ in range(len(squares) + 1):
         st = world.game(gid).state
         highest = max(squares, key=lambda i: st.level[i])
         answer = await world.slash(me, "sell", property=str(highest))
@@ -155,6 +175,10 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     square = next(o["value"] for o in menu.message.component(type=3)["options"] if int(o["value"]) in squares)
     await (await world.fake.select(me, menu.message, menu.message.custom_ids()[0], [square]))
     await world.fake.wait_for(lambda: world.game(gid).state.mortgaged[int(square)], what="a mortgage")
+    # The menu is refreshed (or closed when nothing is left): the mortgaged title is no longer offered.
+    await world.fake.wait_for(lambda: not menu.message.custom_ids()
+                              or world.version_of(menu.message) == world.game(gid).version, what="the menu refreshed")
+    assert square not in [o["value"] for c in menu.message.all_components() for o in c.get("options", [])]
     choices = await world.fake.autocomplete(me, world.channel, "unmortgage", focused="property")
     assert square in [c["value"] for c in choices]
     name = next(c["name"] for c in choices if c["value"] == square)
