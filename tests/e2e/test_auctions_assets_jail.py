@@ -95,7 +95,11 @@ async def test_debt_ends_in_bankruptcy(world: World) -> None:
     other = world.user_of(gid, 1 - debtor)
     refused = await world.click(other, table, "bankrupt")
     assert refused.ephemeral
-    await world.act(gid, world.user_of(gid, debtor), table, "bankrupt")
+    # The debtor is asked once more, privately, and nothing happens until they confirm.
+    asked = await world.click(world.user_of(gid, debtor), table, "bankrupt")
+    assert asked.ephemeral and asked.message is not None and "De verdad" in asked.content, asked.content
+    assert world.game(gid).version == st.version
+    await world.act(gid, world.user_of(gid, debtor), asked.message, "bankrupt_yes")
     final = await world.settled(gid)
     assert final.seats[debtor].out and final.phase == "over" and final.winner == 1 - debtor
     assert world.game(gid).status == "finished"

@@ -26,6 +26,11 @@ async def command_step(world: World, gid: int, st: State) -> None:
         move = min(moves, key=lambda a: ("bankrupt", "sell", "mortgage").index(a.kind))
         options = {} if move.kind == "bankrupt" else {"property": str(move.square)}
         answer = await world.slash(world.user_of(gid, debtor), move.kind, **options)
+        if move.kind == "bankrupt":
+            # /bankrupt asks once more, privately; the confirmation's button declares it.
+            assert answer.ephemeral and answer.message is not None and answer.message.custom_ids(), answer.content
+            await world.act(gid, world.user_of(gid, debtor), answer.message, "bankrupt_yes")
+            return
     else:
         user = world.user_of(gid, st.current)
         command = {"roll": "roll", "customs": "roll", "end": "endturn"}.get(st.phase)
