@@ -59,11 +59,12 @@ async def confirm_bankrupt(interaction: discord.Interaction, session: Session, v
 
 
 async def perform(interaction: discord.Interaction, session: Session, make: ActionFor, *,
-                  version: int | None = None, edit_source: bool = False) -> list[dict] | None:
+                  version: int | None = None, edit_source: bool = False,
+                  then: Callable[[], discord.ui.View | None] | None = None) -> list[dict] | None:
     """Apply `make(seat)` for the person who clicked or typed; its events when it was applied.
 
     `version` is the state version a component was drawn for (None for slash commands). With
-    `edit_source`, an ephemeral menu the click came from is replaced by the outcome.
+    `edit_source`, an ephemeral menu the click came from is replaced by the outcome (and by `then()`'s view).
     """
     seat = await seated(interaction, session)
     if seat is None:
@@ -92,7 +93,9 @@ async def perform(interaction: discord.Interaction, session: Session, make: Acti
         return None
     summary = "\n".join(account(result, session.state, lang)[:12]) if session.state else ""
     if edit_source:
-        await interaction.edit_original_response(content=(summary or t(lang, "done"))[:2000], view=None)
+        # `then`: what the private message offers next (a menu refreshed on the new state), in the same edit.
+        await interaction.edit_original_response(content=(summary or t(lang, "done"))[:2000],
+                                                 view=then() if then is not None else None)
     elif not is_component:
         await interaction.edit_original_response(content=(summary or t(lang, "done"))[:2000])
     return result

@@ -247,18 +247,18 @@ async def _pick(interaction: discord.Interaction, session: Session, kind: str, v
     if kind not in views.MENU_KINDS or square is None:
         await refuse(interaction, "unknown_property")
         return
-    events = await perform(interaction, session, lambda s: Action(kind=kind, seat=s, square=square),
-                           version=version, edit_source=True)
-    if events is None or session.state is None:
-        return
+    await perform(interaction, session, lambda s: Action(kind=kind, seat=s, square=square), version=version,
+                  edit_source=True, then=lambda: _menu_again(interaction, session, kind))
+
+
+def _menu_again(interaction: discord.Interaction, session: Session, kind: str) -> discord.ui.View | None:
+    """The private menu on the new version (a mortgaged title gone from it), so building a whole block is
+    a few clicks; None when nothing is left to pick."""
     seat = session.seat_of(interaction.user.id)
-    if seat is None:
-        return
-    # Keep the menu open on the new version, so building a whole block is a few clicks.
-    again = views.menu_items(session.gid, session.state, seat, kind, lang_of(interaction))
-    if again:
-        message = await interaction.original_response()
-        await interaction.edit_original_response(content=message.content, view=ui.view(*again))
+    if seat is None or session.state is None:
+        return None
+    items = views.menu_items(session.gid, session.state, seat, kind, lang_of(interaction))
+    return ui.view(*items) if items else None
 
 
 async def _build_even(interaction: discord.Interaction, session: Session, raw: str, version: int) -> None:
@@ -285,9 +285,8 @@ async def _build_even(interaction: discord.Interaction, session: Session, raw: s
             break
         done += result
     summary = "\n".join(account(done, session.state, lang)[:12]) if session.state else ""
-    again = views.menu_items(session.gid, session.state, seat, "build", lang) if session.state else []
     await interaction.edit_original_response(content=(summary or t(lang, "done"))[:2000],
-                                             view=ui.view(*again) if again else None)
+                                             view=_menu_again(interaction, session, "build"))
 
 
 async def _status(interaction: discord.Interaction, session: Session) -> None:

@@ -140,7 +140,8 @@ async def test_leaving_a_game_in_play_asks_first(world: World) -> None:
     await world.act(gid, world.beto, asked.message, "withdraw")
     final = await world.settled(gid)
     assert final.phase == "over" and final.seats[1].out and final.winner == 0
-    assert not asked.message.custom_ids()  # the confirmation shows what happened, without its button
+    # The confirmation shows what happened, without its button.
+    await world.fake.wait_for(lambda: not asked.message.custom_ids(), what="the confirmation answered")
     history = await world.slash(world.ana, "turista history")
     assert "ganó Ana" in (history.content or ""), history.content
 

@@ -152,7 +152,8 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     await world.fake.wait_for(lambda: sum(world.game(gid).state.level[i] for i in squares) == len(squares) + 1,
                               what="a sale")
     # The menu is refreshed: only what may be sold now is offered.
-    await world.fake.wait_for(lambda: world.version_of(menu.message) == world.game(gid).version,
+    await world.fake.wait_for(lambda: menu.message.custom_ids()
+                              and world.version_of(menu.message) == world.game(gid).version,
                               what="the sell menu refreshed")
     st = world.game(gid).state
     offered = [int(o["value"]) for o in menu.message.component(type=3)["options"]]
