@@ -26,39 +26,15 @@ from collections.abc import Iterable
 
 import discord
 
-import render
+from bot import drawing
 from bot.store import Store
 from bot.workers import Worker
-from engine import State, from_json, to_json
+from engine import State, to_json
 
 log = logging.getLogger(__name__)
 
 KEPT_BOARDS = 256  # the last boards by key: a few per open table
 WORKER_NICENESS = 10
-
-
-# -- what runs in a worker ----------------------------------------------------------------------------------
-def _worker_start(warm: bool) -> None:
-    """A new worker: every edition and language drawn once."""
-    if warm:
-        render.warm_up()
-
-
-def _draw_board(state_json: bytes, lang: str, events: tuple[dict, ...], absent: tuple[int, ...],
-                minutes_left: int | None) -> bytes:
-    return render.board(from_json(state_json), lang, events=events, absent=absent, minutes_left=minutes_left)
-
-
-def _draw_deed(edition: str, square: int, state_json: bytes | None, lang: str) -> bytes:
-    return render.deed(edition, square, from_json(state_json) if state_json else None, lang)
-
-
-def _draw_summary(first_json: bytes, actions: list, lang: str) -> bytes:
-    return render.summary(render.history_from_log(from_json(first_json), actions), lang)
-
-
-def _prepare(edition: str, lang: str) -> None:
-    render.prepare(edition, lang)
 
 
 def usable_cores() -> int:
@@ -82,7 +58,7 @@ class Pictures:
 
     def start(self) -> None:
         """Start the workers now: they warm up while the bot connects, not at the first picture."""
-        self._workers = [Worker(f"turista-pictures-{k}", niceness=WORKER_NICENESS, initializer=_worker_start,
+        self._workers = [Worker(f"turista-pictures-{k}", niceness=WORKER_NICENESS, initializer=drawing.worker_start,
                                 initargs=(self.warm,)) for k in range(self.workers)]
         for worker in self._workers:
             worker.start()
@@ -118,7 +94,7 @@ class Pictures:
         """The PNG of the board named `key` (see `board_key`): kept, else drawn by the table's worker."""
         png = self._boards.get(key)
         if png is None:
-            png = await self._run(table, _draw_board, state_json, lang, events, absent, minutes_left)
+            png = await self._run(table, drawing.board, state_json, lang, events, absent, minutes_left)
             self._boards[key] = png
             while len(self._boards) > KEPT_BOARDS:
                 self._boards.popitem(last=False)
@@ -131,13 +107,13 @@ class Pictures:
         return self._last.get(table) == key
 
     async def deed(self, edition: str, square: int, state: State | None, lang: str, table: int = 0) -> bytes:
-        return await self._run(table, _draw_deed, edition, square, to_json(state) if state else None, lang)
+        return await self._run(table, drawing.deed, edition, square, to_json(state) if state else None, lang)
 
     async def summary(self, first: State, actions: list, lang: str, table: int = 0) -> bytes:
-        return await self._run(table, _draw_summary, to_json(first), actions, lang)
+        return await self._run(table, drawing.summary, to_json(first), actions, lang)
 
     async def prepare(self, edition: str, lang: str, table: int = 0) -> None:
-        await self._run(table, _prepare, edition, lang)
+        await self._run(table, drawing.prepare, edition, lang)
 
 
 PICTURES = Pictures(workers=0)
