@@ -89,7 +89,7 @@ class Table:
     async def open(self) -> None:
         host, guest = self.people
         reply = await (await self.fake.slash(host, self.channel, "turista new", options={})).wait(10)
-        lobby = reply.message
+        lobby = await reply.wait_message(lambda m: bool(m.custom_ids()), timeout=10)  # after "thinking…"
         await (await self.fake.click(guest, lobby, self._cid(lobby, "join"))).wait(10)
         await (await self.fake.click(host, lobby, self._cid(lobby, "addbot"))).wait(10)
         await (await self.fake.click(host, lobby, self._cid(lobby, "start"))).wait(10)

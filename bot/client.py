@@ -8,6 +8,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import discord
 from discord import app_commands
@@ -22,6 +23,7 @@ from bot.store import Store, StoreError
 from engine.i18n import language_of
 
 log = logging.getLogger("turista.bot")
+WORKER_THREADS = 32
 status_log = logging.getLogger("turista.status")
 
 ComponentHandler = Callable[[discord.Interaction], Awaitable[None]]
@@ -70,6 +72,11 @@ class TuristaBot(discord.AutoShardedClient):
         self._resumed = False
 
     async def setup_hook(self) -> None:
+        # Store calls run in worker threads (asyncio.to_thread). A write waiting for another process's lock
+        # sleeps in its thread for up to the busy timeout; enough threads that such waits in a few channels
+        # never queue up the reads and writes of the others.
+        asyncio.get_running_loop().set_default_executor(
+            ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="turista-worker"))
         self.store = await asyncio.to_thread(Store, self.config.db)
         # The picture workers start (and warm up, at a lower priority) while the commands sync.
         images.start(self.config.render_workers)

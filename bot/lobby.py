@@ -18,8 +18,8 @@ import discord
 from bot import images, names, ui, views
 from bot.client import bot_of
 from bot.i18n import lang_of, t
-from bot.replies import refuse, say
-from bot.store import ChannelBusy, GameRow, StoreError, engine_settings
+from bot.replies import error_text, refuse, say
+from bot.store import GameRow, StoreError, engine_settings
 from engine import IllegalAction, new_game
 from engine.rulebook import HOUSE_SWITCHES
 
@@ -75,6 +75,26 @@ async def managed_lobby_row(interaction: discord.Interaction, gid: int | None = 
     return row
 
 
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """Answer Discord before waiting for the channel or the database: a click updates its message later,
+    a command gets its private answer later (`say` fills in the "thinking…" message). The quick checks
+    come before (their refusals are immediate) and again after, under the channel's lock."""
+    if interaction.response.is_done():
+        return
+    if interaction.type == discord.InteractionType.component:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+def seat_refusal(error: StoreError) -> str:
+    """Why a seat could not be taken, in the player's words: the table is full, they sit there already,
+    the game started, the database is busy…, and only otherwise "no open table"."""
+    if error.code in ("table_full", "already_seated") or error.code.startswith("db_"):
+        return error.code
+    return "game_running" if error.code == "game_active" else "no_lobby"
+
+
 async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str | None = "") -> None:
     """Update the lobby message: in place for its own buttons, through the channel for commands (then
     `note` answers privately; None when the interaction is answered elsewhere)."""
@@ -82,9 +102,14 @@ async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str |
     lang = bot.table_lang(interaction)
     content, view = views.lobby(row, lang)
     source = interaction.message
-    if source is not None and source.id == row.table_message_id and not interaction.response.is_done():
-        await interaction.response.edit_message(content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
-        return
+    if source is not None and source.id == row.table_message_id:
+        # A click on the lobby itself: the lobby is its answer.
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
+            return
+        if interaction.response.type == discord.InteractionResponseType.deferred_message_update:
+            await interaction.edit_original_response(content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
+            return
     if row.table_message_id is not None:
         try:
             await bot.get_partial_messageable(row.channel_id).get_partial_message(row.table_message_id).edit(
@@ -112,26 +137,42 @@ async def create(interaction: discord.Interaction, edition: str, time_limit: int
     if start_cash:
         settings["start_cash"] = start_cash
     seed = bot.config.seed if bot.config.seed is not None else random.SystemRandom().randrange(1, 2**31)
+    if await open_row(interaction) is not None:
+        await refuse(interaction, "channel_busy")
+        return
+    # Answer at once: the lobby message is this answer, filled in once the table is written (a write may
+    # wait for another process holding the database).
+    await interaction.response.defer(thinking=True)
     async with bot.sessions.lock_for(interaction.channel_id):
         try:
             gid = await asyncio.to_thread(bot.store.create_game, interaction.guild_id, interaction.channel_id,
-                                          interaction.user.id, edition, settings, seed)
-            await asyncio.to_thread(bot.store.add_seat, gid, interaction.user.id, player_name(interaction.user))
+                                          interaction.user.id, edition, settings, seed,
+                                          host_name=player_name(interaction.user))
             row = await asyncio.to_thread(bot.store.game, gid)
-        except ChannelBusy:
-            await refuse(interaction, "channel_busy")
+        except StoreError as error:
+            # The "thinking…" message was public; the refusal is for the person alone.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+            await interaction.followup.send(error_text(lang_of(interaction), error.code), ephemeral=True,
+                                            allowed_mentions=ui.NO_MENTIONS)
+            log.warning("could not open a table in channel %d: %s", interaction.channel_id, error.code)
             return
         content, view = views.lobby(row, bot.table_lang(interaction))
-        callback = await interaction.response.send_message(content, view=view, allowed_mentions=ui.NO_MENTIONS)
-        message_id = callback.message_id
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
-        await asyncio.to_thread(bot.store.set_table_message, gid, message_id)
+        message = await interaction.edit_original_response(content=content, view=view,
+                                                           allowed_mentions=ui.NO_MENTIONS)
+        await asyncio.to_thread(bot.store.set_table_message, gid, message.id)
     log.info("game %d: lobby opened in channel %d (%s)", gid, interaction.channel_id, edition)
 
 
 async def join(interaction: discord.Interaction, gid: int | None = None) -> None:
     bot = bot_of(interaction)
+    row = await lobby_row(interaction, gid)
+    if row is None:
+        return
+    if row.seat_of(interaction.user.id) is not None:
+        await refuse(interaction, "already_seated")
+        return
+    await acknowledge(interaction)
     async with bot.sessions.lock_for(interaction.channel_id or 0):
         row = await lobby_row(interaction, gid)
         if row is None:
@@ -143,7 +184,7 @@ async def join(interaction: discord.Interaction, gid: int | None = None) -> None
             name = names.unique(player_name(interaction.user), [s.name for s in row.seats])
             await asyncio.to_thread(bot.store.add_seat, row.id, interaction.user.id, name)
         except StoreError as error:
-            await refuse(interaction, error.code if error.code in ("table_full", "already_seated") else "no_lobby")
+            await refuse(interaction, seat_refusal(error))
             return
         row = await asyncio.to_thread(bot.store.game, row.id)
         await show_lobby(interaction, row, t(lang_of(interaction), "lobby.joined"))
@@ -156,6 +197,9 @@ async def leave(interaction: discord.Interaction, gid: int | None = None) -> Non
         if row is not None and row.status == "active":
             await confirm_withdraw(interaction, row)
             return
+    if await lobby_row(interaction, gid) is None:
+        return
+    await acknowledge(interaction)
     async with bot.sessions.lock_for(interaction.channel_id or 0):
         row = await lobby_row(interaction, gid)
         if row is None:
@@ -191,6 +235,9 @@ async def confirm_withdraw(interaction: discord.Interaction, row: GameRow) -> No
 
 async def add_computer(interaction: discord.Interaction, level: str, gid: int | None = None) -> None:
     bot = bot_of(interaction)
+    if await lobby_row(interaction, gid) is None:
+        return
+    await acknowledge(interaction)
     async with bot.sessions.lock_for(interaction.channel_id or 0):
         row = await lobby_row(interaction, gid)
         if row is None:
@@ -200,7 +247,7 @@ async def add_computer(interaction: discord.Interaction, level: str, gid: int | 
         try:
             await asyncio.to_thread(bot.store.add_seat, row.id, None, name, level)
         except StoreError as error:
-            await refuse(interaction, error.code if error.code == "table_full" else "no_lobby")
+            await refuse(interaction, seat_refusal(error))
             return
         row = await asyncio.to_thread(bot.store.game, row.id)
         await show_lobby(interaction, row, t(lang_of(interaction), "lobby.computer_added", name=name))
@@ -212,6 +259,9 @@ async def kick(interaction: discord.Interaction, user: discord.abc.User) -> None
     if row is not None and row.status == "active":
         await kick_from_game(interaction, row, user)
         return
+    if await managed_lobby_row(interaction) is None:
+        return
+    await acknowledge(interaction)
     async with bot.sessions.lock_for(interaction.channel_id or 0):
         row = await managed_lobby_row(interaction)
         if row is None:
@@ -243,6 +293,9 @@ async def kick_from_game(interaction: discord.Interaction, row: GameRow, user: d
 async def drop_computer(interaction: discord.Interaction, gid: int) -> None:
     """The lobby's "Remove computer" button: the last computer player seated stands up (host only)."""
     bot = bot_of(interaction)
+    if await managed_lobby_row(interaction, gid) is None:
+        return
+    await acknowledge(interaction)
     async with bot.sessions.lock_for(interaction.channel_id or 0):
         row = await managed_lobby_row(interaction, gid)
         if row is None:
@@ -259,6 +312,10 @@ async def drop_computer(interaction: discord.Interaction, gid: int) -> None:
 async def start(interaction: discord.Interaction, gid: int | None = None) -> None:
     bot = bot_of(interaction)
     channel_id = interaction.channel_id or 0
+    # Seats are counted under the channel's lock only: a Join clicked just before is written by then.
+    if await managed_lobby_row(interaction, gid) is None:
+        return
+    await acknowledge(interaction)
     async with bot.sessions.lock_for(channel_id):
         row = await managed_lobby_row(interaction, gid)
         if row is None:
@@ -266,7 +323,6 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
         if len(row.seats) < 2:
             await refuse(interaction, "not_enough_players")
             return
-        await interaction.response.defer()
         names = [s.name for s in row.seats]
         computers = [s.computer for s in row.seats]
         try:
@@ -316,7 +372,8 @@ async def close_lobby(interaction: discord.Interaction, row: GameRow, note: str)
         with contextlib.suppress(discord.NotFound):
             await bot.get_partial_messageable(row.channel_id).get_partial_message(row.table_message_id).edit(
                 content=content, view=None, allowed_mentions=ui.NO_MENTIONS)
-    if not interaction.response.is_done():
+    # A click was answered by the lobby's edit; a command says so privately (after "thinking…" too).
+    if interaction.response.type != discord.InteractionResponseType.deferred_message_update:
         await say(interaction, note)
     elif interaction.type is discord.InteractionType.application_command:
         # A typed command deferred with "thinking…": complete it, or it stays pending for good.
@@ -385,6 +442,15 @@ async def show_settings(interaction: discord.Interaction) -> None:
 async def change_setting(interaction: discord.Interaction, gid: int, what: str, values: list[str]) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction)
+    row = await managed_lobby_row(interaction, gid)
+    if row is None:
+        return
+    try:
+        apply_choice(dict(row.settings), what, values)
+    except ValueError:  # only a modified client sends what the select did not offer
+        await refuse(interaction, "invalid")
+        return
+    await acknowledge(interaction)
     async with bot.sessions.lock_for(interaction.channel_id or 0):
         row = await managed_lobby_row(interaction, gid)
         if row is None:
@@ -392,15 +458,15 @@ async def change_setting(interaction: discord.Interaction, gid: int, what: str, 
         settings = dict(row.settings)
         try:
             apply_choice(settings, what, values)
-        except ValueError:
-            await refuse(interaction, "bad_number")
+        except ValueError:  # only a modified client sends what the select did not offer
+            await refuse(interaction, "invalid")
             return
         await asyncio.to_thread(bot.store.update_settings, row.id, settings)
         row = await asyncio.to_thread(bot.store.game, row.id)
         await show_lobby(interaction, row, None)
         summary = "\n".join(views.settings_summary(row.settings, row.edition, lang))
-        await interaction.response.edit_message(content=t(lang, "settings.intro") + "\n" + summary,
-                                                view=views.settings_view(row, lang))
+        await interaction.edit_original_response(content=t(lang, "settings.intro") + "\n" + summary,
+                                                 view=views.settings_view(row, lang))
 
 
 def apply_choice(settings: dict[str, Any], what: str, values: list[str]) -> None:

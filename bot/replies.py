@@ -35,10 +35,20 @@ async def say(interaction: discord.Interaction, content: str, *, ephemeral: bool
     if file is not None:
         kwargs["file"] = file
     content = content[: ui.MAX_CONTENT]
-    if interaction.response.is_done():
-        await interaction.followup.send(content, **kwargs)
-    else:
+    if not interaction.response.is_done():
         await interaction.response.send_message(content, **kwargs)
+    elif interaction.response.type == discord.InteractionResponseType.deferred_channel_message \
+            and not interaction.extras.get("thinking_done"):
+        # The first answer after "thinking…" replaces it (a followup would leave it pending forever).
+        interaction.extras["thinking_done"] = True
+        edit: dict[str, Any] = {"content": content, "allowed_mentions": ui.NO_MENTIONS}
+        if view is not None:
+            edit["view"] = view
+        if file is not None:
+            edit["attachments"] = [file]
+        await interaction.edit_original_response(**edit)
+    else:
+        await interaction.followup.send(content, **kwargs)
 
 
 async def refuse(interaction: discord.Interaction, code: str, params: dict[str, Any] | None = None,

@@ -689,6 +689,7 @@ class Sessions:
                 session = Session(self.bot, row)
                 self.by_game[row.id] = session
                 resumed.append(session)
+        log.info("resumed %d open game(s)", len(resumed))
         for session in resumed:
             task = asyncio.create_task(self._resume(session), name=f"turista-resume-{session.gid}")
             self.background.add(task)

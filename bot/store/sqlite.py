@@ -1,8 +1,11 @@
-"""The SQLite backend: one file through sqlite-utils, one connection per Store serialised by a lock.
+"""The SQLite backend: one file through sqlite-utils; one writing connection per Store, serialised by a
+lock, and a reading connection per thread.
 
 WAL journal, so readers never wait for the writer and several processes may share the file. Every write
 transaction is `BEGIN IMMEDIATE`: it takes the file's write lock up front (waiting up to the busy timeout),
 so a transaction that reads before it writes cannot fail half-way because another process wrote in between.
+Reads have their own connections so that a write waiting for another process's lock (up to the busy
+timeout) never holds up a read made meanwhile for another channel.
 """
 
 from __future__ import annotations
@@ -58,14 +61,12 @@ class SqliteBackend:
         self.location = str(path)
         self.synchronous = synchronous
         self._lock = threading.RLock()
-        try:
-            if create:
-                conn = sqlite3.connect(path, timeout=timeout, check_same_thread=False, isolation_level=None)
-            else:
-                uri = path.resolve().as_uri() + "?mode=rw"
-                conn = sqlite3.connect(uri, uri=True, timeout=timeout, check_same_thread=False, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise translate(exc) from exc
+        self._timeout = timeout
+        self._create = create
+        self._local = threading.local()  # this thread's reading connection, and whether it is writing
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        conn = self._connect()
         self.conn = conn
         self.db = Database(conn)
         self._tx = _Tx(conn)
@@ -80,6 +81,28 @@ class SqliteBackend:
         except BaseException:
             conn.close()
             raise
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            if self._create:
+                return sqlite3.connect(self.path, timeout=self._timeout, check_same_thread=False,
+                                       isolation_level=None)
+            uri = self.path.resolve().as_uri() + "?mode=rw"
+            return sqlite3.connect(uri, uri=True, timeout=self._timeout, check_same_thread=False,
+                                   isolation_level=None)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+
+    def _reader(self) -> _Tx:
+        """This thread's reading connection (made on first use)."""
+        tx: _Tx | None = getattr(self._local, "reader", None)
+        if tx is None:
+            conn = self._connect()
+            conn.execute("PRAGMA query_only = ON")
+            with self._readers_lock:
+                self._readers.append(conn)
+            tx = self._local.reader = _Tx(conn)
+        return tx
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
@@ -109,11 +132,29 @@ class SqliteBackend:
                         self.conn.execute("ROLLBACK")
                     raise
 
-    def write(self) -> Any:
-        return self._transaction("BEGIN IMMEDIATE")
+    @contextmanager
+    def write(self) -> Iterator[_Tx]:
+        outer = getattr(self._local, "writing", False)
+        self._local.writing = True
+        try:
+            with self._transaction("BEGIN IMMEDIATE") as tx:
+                yield tx
+        finally:
+            self._local.writing = outer
 
-    def read(self) -> Any:
-        return self._transaction("BEGIN")
+    @contextmanager
+    def read(self) -> Iterator[_Tx]:
+        if getattr(self._local, "writing", False):  # inside a write: see its own changes
+            with self._transaction("BEGIN") as tx:
+                yield tx
+            return
+        tx = self._reader()
+        try:
+            tx.execute("BEGIN")
+            yield tx
+        finally:
+            if tx.conn.in_transaction:
+                tx.conn.execute("COMMIT")
 
     def migrate(self, stop_before: str | None = None) -> None:
         # One immediate transaction around the whole upgrade: two processes starting together cannot
@@ -163,5 +204,9 @@ class SqliteBackend:
             source.backup(self.conn)
 
     def close(self) -> None:
+        with self._readers_lock:
+            for reader in self._readers:
+                reader.close()
+            self._readers.clear()
         with self._lock:
             self.conn.close()

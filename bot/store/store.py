@@ -184,20 +184,26 @@ class Store:
         settings: Mapping[str, Any] | engine.Settings,
         seed: int,
         *,
+        host_name: str | None = None,
         now: float | None = None,
     ) -> int:
-        """A new game in the lobby; ChannelBusy if the channel already has an open one."""
+        """A new game in the lobby; ChannelBusy if the channel already has an open one. With `host_name`,
+        the host takes the first seat in the same transaction (never a lobby without its host)."""
         if edition not in engine.available():
             raise StoreError("unknown_edition", edition=edition)
         settings_json = _settings_json(settings)
         ts = self._now(now)
         try:
             with self.backend.write() as tx:
-                return tx.execute(
+                game_id = tx.execute(
                     "INSERT INTO games (guild_id, channel_id, host_id, status, edition, settings, seed,"
                     " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?) RETURNING id",
                     [guild_id, channel_id, host_id, edition, settings_json, seed, ts, ts],
                 ).fetchone()[0]
+                if host_name is not None:
+                    tx.execute("INSERT INTO seats (game_id, seat, user_id, name, computer) VALUES (?, 0, ?, ?, '')",
+                               [game_id, host_id, host_name])
+                return game_id
         except Conflict as exc:
             if "channel_id" not in exc.detail and "games_open_per_channel" not in exc.detail:
                 raise

@@ -212,8 +212,13 @@ class World:
 
     async def slash(self, who: FakeUser, command: str, channel: FakeChannel | None = None,
                     **options: Any) -> Reply:
-        reply = await self.fake.slash(who, channel or self.channel, command, options=options)
-        return await reply.wait()
+        """A slash command and its answer; after "thinking…", the answer that replaced it (or followed)."""
+        reply = await (await self.fake.slash(who, channel or self.channel, command, options=options)).wait()
+        if reply.response_type == 5:
+            await self.fake.wait_for(lambda: reply.message is None or not reply.message.loading
+                                     or reply.message.deleted or reply.followups, timeout=15,
+                                     what=f"the answer to /{command} after thinking")
+        return reply
 
     async def open_table(self, host: FakeUser, guests: list[FakeUser], computers: int = 0,
                          channel: FakeChannel | None = None, **options: Any) -> int:
@@ -222,14 +227,26 @@ class World:
         reply = await self.slash(host, "turista new", channel, **options)
         assert reply.message is not None and not reply.ephemeral, reply.content
         lobby = reply.message
-        for guest in guests:
-            answer = await self.click(guest, lobby, "join")
-            assert answer.response_type == 7, answer.content
-        for _ in range(computers):
-            await self.click(host, lobby, "addbot")
         row = self.row(channel)
         assert row is not None and row.status == "lobby"
+        for seats, guest in enumerate(guests, 2):
+            answer = await self.click(guest, lobby, "join")
+            assert answer.response_type in (6, 7) and not answer.followups, answer.content
+            await self.lobby_shows(lobby, seats)
+        for seats in range(len(guests) + 2, len(guests) + 2 + computers):
+            await self.click(host, lobby, "addbot")
+            await self.lobby_shows(lobby, seats)
         return row.id
+
+    async def lobby_shows(self, lobby: FakeMessage, seats: int) -> None:
+        """Wait until the lobby message counts `seats` players (a click on it is answered before the write
+        and the edit)."""
+        await self.fake.wait_for(lambda: f"({seats}/6)" in lobby.content, timeout=10,
+                                 what=f"the lobby to show {seats} players")
+
+    async def seated(self, gid: int, user_id: int) -> None:
+        """Wait until the person's seat is stored (a click on the lobby is answered before the write)."""
+        await self.eventually(lambda: self.game(gid).seat_of(user_id) is not None, what=f"{user_id} to sit down")
 
     async def start(self, gid: int, host: FakeUser, channel: FakeChannel | None = None) -> State:
         channel = channel or self.channel

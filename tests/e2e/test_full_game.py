@@ -17,7 +17,7 @@ async def test_full_game_to_a_winner(world: World) -> None:
     ending = next(c for c in settings.message.custom_ids() if c.endswith(":set:ending"))
     assert ending
     await (await world.fake.select(world.ana, settings.message, ending, ["turns30"]))
-    assert world.game(gid).settings["max_turns"] == 30
+    await world.eventually(lambda: world.game(gid).settings.get("max_turns") == 30, what="the ending to be saved")
 
     st = await world.start(gid, world.ana)
     assert [s.name for s in st.seats] == ["Ana", "Beto @\u200beveryone", "Lupita"]

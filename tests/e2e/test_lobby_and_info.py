@@ -35,13 +35,14 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     assert "fácil" in lobby.content
     refused = await world.click(world.beto, lobby, "dropbot")
     assert refused.ephemeral and "organiza" in (refused.content or "")
-    await world.click(world.ana, lobby, "dropbot")
-    assert "fácil" not in lobby.content and world.custom_id_or_none(lobby, "dropbot") is None
+    await world.click(world.ana, lobby, "dropbot")  # answered at once; the lobby is edited after the write
+    await world.eventually(lambda: "fácil" not in lobby.content and world.custom_id_or_none(lobby, "dropbot") is None,
+                           what="the computer to stand up")
     await world.slash(world.ana, "turista addbot", level="facil")
     # The lobby's level select seats a computer of the level picked.
     picker = next(c for c in lobby.custom_ids() if c.endswith(":addbot:level"))
     await (await world.fake.select(world.ana, lobby, picker, ["dificil"]))
-    assert "difícil" in lobby.content
+    await world.eventually(lambda: "difícil" in lobby.content, what="a difícil computer to sit down")
     await world.slash(world.dora, "turista join")
     await world.slash(world.dora, "turista leave")
     assert "Dora" not in lobby.content
@@ -57,12 +58,14 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     assert editable.message is not None and len(editable.message.custom_ids()) == 5
     rules = next(c for c in editable.message.custom_ids() if c.endswith(":set:rules"))
     await (await world.fake.select(world.ana, editable.message, rules, ["free_parking_pot", "auction_on_decline"]))
+    await world.eventually(lambda: "Bote en el descanso" in lobby.content, what="the house rules to be saved")
     row = world.row()
     assert row is not None and row.settings["free_parking_pot"] is True and row.settings["staggered_start"] is False
     assert "Bote en el descanso" in lobby.content
     kicked = await world.slash(world.ana, "turista kick", user=world.beto)
     assert kicked.ephemeral and "Beto" not in lobby.content.split("Jugadores")[1].split("\n\n")[0]
     await world.click(world.beto, lobby, "join")
+    await world.seated(row.id, world.beto.id)
 
     started = await world.slash(world.ana, "turista start")
     assert started.response_type == 5
