@@ -372,12 +372,10 @@ async def close_lobby(interaction: discord.Interaction, row: GameRow, note: str)
         with contextlib.suppress(discord.NotFound):
             await bot.get_partial_messageable(row.channel_id).get_partial_message(row.table_message_id).edit(
                 content=content, view=None, allowed_mentions=ui.NO_MENTIONS)
-    # A click was answered by the lobby's edit; a command says so privately (after "thinking…" too).
+    # A click was answered by the lobby's edit; a command says so privately (`say` completes a "thinking…",
+    # which would otherwise stay pending for good).
     if interaction.response.type != discord.InteractionResponseType.deferred_message_update:
         await say(interaction, note)
-    elif interaction.type is discord.InteractionType.application_command:
-        # A typed command deferred with "thinking…": complete it, or it stays pending for good.
-        await interaction.edit_original_response(content=note, allowed_mentions=ui.NO_MENTIONS)
 
 
 async def end(interaction: discord.Interaction) -> None:
