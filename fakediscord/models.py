@@ -136,9 +136,12 @@ class FakeMember:
         return data
 
 
+PUBLIC_THREAD = 11
+
+
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel (type 0)."""
+    """A guild text channel (type 0), or a public thread (type 11) started from a message of ``parent``."""
 
     id: int
     guild: FakeGuild
@@ -146,6 +149,14 @@ class FakeChannel:
     position: int = 0
     type: int = 0
     topic: str | None = None
+    parent: FakeChannel | None = None
+    owner_id: int | None = None
+    auto_archive_duration: int = 1440
+    created: str = field(default_factory=iso_now)
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type == PUBLIC_THREAD
 
     def __repr__(self) -> str:
         return f"<FakeChannel #{self.name} id={self.id}>"
@@ -168,6 +179,23 @@ class FakeChannel:
             "last_message_id": None,
             "rate_limit_per_user": 0,
             "flags": 0,
+        } | (self._thread_payload() if self.is_thread else {})
+
+    def _thread_payload(self) -> dict[str, Any]:
+        assert self.parent is not None
+        return {
+            "parent_id": str(self.parent.id),
+            "owner_id": str(self.owner_id),
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": self.created,
+                "locked": False,
+                "create_timestamp": self.created,
+            },
         }
 
 
@@ -356,6 +384,19 @@ class FakeMessage:
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    @property
+    def text(self) -> str:
+        """What a reader sees, as lines: the content, then each embed's author, title, description, fields
+        (name, then value) and footer."""
+        lines = [self.content] if self.content else []
+        for embed in self.embeds:
+            lines += [str((embed.get("author") or {}).get("name") or ""), str(embed.get("title") or ""),
+                      str(embed.get("description") or "")]
+            for f in embed.get("fields") or []:
+                lines += [str(f.get("name") or ""), str(f.get("value") or "")]
+            lines.append(str((embed.get("footer") or {}).get("text") or ""))
+        return "\n".join(line for line in lines if line)
 
     def pings(self) -> Pings:
         """Who this message actually notifies, given its content and the ``allowed_mentions`` sent."""

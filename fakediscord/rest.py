@@ -80,6 +80,7 @@ class RestApi:
             web.post(f"{API}/channels/{{channel}}/typing", s.typing),
             web.get(f"{API}/channels/{{channel}}/messages", s.history),
             web.post(f"{API}/channels/{{channel}}/messages", s.post_message),
+            web.post(f"{API}/channels/{{channel}}/messages/{{message}}/threads", s.start_thread),
             web.get(f"{API}/channels/{{channel}}/messages/{{message}}", s.get_message),
             web.patch(f"{API}/channels/{{channel}}/messages/{{message}}", s.edit_message),
             web.delete(f"{API}/channels/{{channel}}/messages/{{message}}", s.delete_message),
@@ -381,8 +382,33 @@ class RestApi:
             problems.append(("content", "Cannot send an empty message"))
         if problems:
             return self.limit_failure(request, problems)
+        nonce = str(body.get("nonce") or "")
+        if len(nonce) > 25:
+            return self.limit_failure(request, [("nonce", "Must be 25 or fewer in length.")])
+        if nonce and body.get("enforce_nonce"):
+            earlier = self.state.message_for_nonce(channel, self.state.bot, nonce)
+            if earlier is not None:
+                return json_response(earlier.to_payload())
         message = await self.state.create_message(channel, self.state.bot, body, uploads)
+        if nonce and body.get("enforce_nonce"):
+            self.state.remember_nonce(channel, self.state.bot, nonce, message)
         return json_response(message.to_payload())
+
+    async def start_thread(self, request: web.Request) -> web.Response:
+        """A public thread from a message: one per message, only in a text channel, named 1 to 100 characters."""
+        message = self._message(request)
+        if message is None:
+            return self.fail(request, 404, 10008, "Unknown Message", "not_found")
+        body, _ = await read_body(request)
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            return self.limit_failure(request, [("name", "Must be between 1 and 100 in length.")])
+        if message.channel.is_thread:
+            return self.fail(request, 400, 50024, "Cannot execute action on this channel type", "limit")
+        if message.id in self.state.channels:
+            return self.fail(request, 400, 160004, "A thread has already been created for this message", "limit")
+        thread = self.state.create_thread(message, name, int(body.get("auto_archive_duration") or 1440))
+        return json_response(thread.to_payload(), status=201)
 
     async def get_message(self, request: web.Request) -> web.Response:
         message = self._message(request)

@@ -481,6 +481,10 @@ class FakeDiscord:
         found = self.state.channel_messages(channel)
         return found if include_ephemeral else [m for m in found if not m.ephemeral]
 
+    def threads(self, channel: FakeChannel) -> list[FakeChannel]:
+        """The threads started from messages of ``channel``, oldest first."""
+        return sorted((c for c in self.state.channels.values() if c.parent is channel), key=lambda c: c.id)
+
     def last_message(self, channel: FakeChannel) -> FakeMessage | None:
         """The newest message in ``channel``, or None."""
         found = self.state.channel_messages(channel)

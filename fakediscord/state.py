@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 import mimetypes
+import time
 from collections.abc import Callable
 from typing import Any
 
 from .models import (
     LOADING,
+    PUBLIC_THREAD,
     ErrorRecord,
     FakeAttachment,
     FakeChannel,
@@ -21,6 +23,7 @@ from .snowflake import SnowflakeFactory, iso_now
 from .waiting import Notifier
 
 log = logging.getLogger(__name__)
+NONCE_SECONDS = 300.0
 
 Upload = tuple[str, bytes]  # (filename, data) as received in files[n]
 Dispatch = Callable[[str, dict[str, Any]], None]
@@ -50,6 +53,8 @@ class State:
         self.typing: dict[int, int] = {}
         self.dispatch: Dispatch | None = None
         self.recommended_shards = 1  # what GET /gateway/bot tells a client that lets Discord choose
+        # (channel, author, nonce) -> the message it made and when: a repeated post returns it (enforce_nonce).
+        self.nonces: dict[tuple[int, int, str], tuple[FakeMessage, float]] = {}
 
     @property
     def application_id(self) -> int:
@@ -193,6 +198,28 @@ class State:
         self.notifier.changed()
         if self.dispatch is not None and not message.ephemeral:
             self.dispatch("MESSAGE_UPDATE", message.to_payload(with_guild=True))
+
+    def message_for_nonce(self, channel: FakeChannel, author: FakeUser, nonce: str) -> FakeMessage | None:
+        """The message a post with this nonce already made, if it is recent and still there (Discord keeps
+        nonces a few minutes)."""
+        found = self.nonces.get((channel.id, author.id, nonce))
+        if found is None or time.monotonic() - found[1] > NONCE_SECONDS or found[0].deleted:
+            return None
+        return found[0]
+
+    def remember_nonce(self, channel: FakeChannel, author: FakeUser, nonce: str, message: FakeMessage) -> None:
+        self.nonces[(channel.id, author.id, nonce)] = (message, time.monotonic())
+
+    def create_thread(self, message: FakeMessage, name: str, auto_archive_duration: int) -> FakeChannel:
+        """A public thread started from ``message`` (THREAD_CREATE is sent)."""
+        parent = message.channel
+        thread = FakeChannel(id=message.id, guild=parent.guild, name=name, type=PUBLIC_THREAD, parent=parent,
+                             owner_id=self.bot.id, auto_archive_duration=auto_archive_duration)
+        self.channels[thread.id] = thread
+        self.notifier.changed()
+        if self.dispatch is not None:
+            self.dispatch("THREAD_CREATE", {**thread.to_payload(), "newly_created": True})
+        return thread
 
     async def delete_message(self, message: FakeMessage) -> None:
         message.deleted = True

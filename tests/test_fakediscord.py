@@ -416,3 +416,24 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+async def test_threads_nonces_text_and_a_screenshot(
+    fake: FakeDiscord, bot: commands.Bot, channel: FakeChannel
+) -> None:
+    from fakediscord.screenshot import screenshot
+
+    sent = bot.get_channel(channel.id)
+    assert isinstance(sent, discord.TextChannel)
+    embed = discord.Embed(title="Turno 1", description="• **Ana** tira", colour=0x125CB2)
+    embed.add_field(name="Ahora", value="Ana decide")
+    first = await sent.send("<@1>", embed=embed, nonce="g1t5")
+    again = await sent.send("<@1>", embed=embed, nonce="g1t5")  # a repeated nonce: the same message
+    assert again.id == first.id and len(fake.messages(channel)) == 1
+    record = fake.messages(channel)[0]
+    assert record.text.splitlines() == ["<@1>", "Turno 1", "• **Ana** tira", "Ahora", "Ana decide"]
+    thread = await first.create_thread(name="Partida #1")
+    assert thread.id == first.id and [t.id for t in fake.threads(channel)] == [first.id]
+    await thread.send("en el hilo")
+    assert [m.content for m in fake.messages(fake.threads(channel)[0])] == ["en el hilo"]
+    assert screenshot(record).startswith(b"\x89PNG")

@@ -1,0 +1,179 @@
+"""A message as Discord's dark theme shows it, drawn from the fake's record of it: the author line, the content
+(mentions as pills), each embed (colour bar, title, description, fields, image, footer) and the buttons.
+
+For documentation pictures, not a pixel-exact copy of Discord: markdown is reduced to bold (``**…**``),
+mentions are shown by name, and characters the font lacks (emoji) are left out.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .models import FakeMessage
+
+FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"),)
+BACKGROUND = (49, 51, 56)
+EMBED = (43, 45, 49)
+TEXT = (219, 222, 225)
+MUTED = (148, 155, 164)
+WHITE = (242, 243, 245)
+MENTION = (201, 205, 251)
+MENTION_BG = (60, 66, 112)
+BUTTON = {1: (88, 101, 242), 2: (78, 80, 88), 3: (36, 128, 70), 4: (218, 55, 60)}
+WIDTH = 760
+EMBED_WIDTH = 520
+MENTION_RE = re.compile(r"<(@|#)!?(\d+)>|<t:(\d+):R>")
+
+
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    for folder in FONT_DIRS:
+        if (folder / name).exists():
+            return ImageFont.truetype(str(folder / name), size)
+    return ImageFont.load_default(size)
+
+
+def _printable(text: str, font: ImageFont.FreeTypeFont) -> str:
+    """Only the characters the font draws (emoji would be empty boxes)."""
+    return "".join(c for c in text if ord(c) < 0x1F000 and c != "\ufe0f" and (c in "\n " or font.getmask(c).getbbox()))
+
+
+class _Canvas:
+    def __init__(self, names: Callable[[str, int], str]) -> None:
+        self.image = Image.new("RGB", (WIDTH, 4000), BACKGROUND)
+        self.draw = ImageDraw.Draw(self.image)
+        self.names = names
+        self.regular = _font(15)
+        self.bold = _font(15, bold=True)
+        self.small = _font(12)
+        self.title = _font(16, bold=True)
+
+    def text_block(self, x: int, y: int, text: str, width: int, *, font: ImageFont.FreeTypeFont | None = None,
+                   colour: tuple[int, int, int] = TEXT) -> int:
+        """`text` wrapped to `width` from (x, y), bold where it is marked ``**…**``; returns the y below it."""
+        base = font or self.regular
+        line_height = int(base.size * 1.45)
+        for paragraph in text.split("\n"):
+            cx = x
+            bold = False
+            for part in re.split(r"(\*\*)", self._readable(paragraph)):
+                if part == "**":
+                    bold = not bold
+                    continue
+                face = self.bold if bold or base is self.bold else base
+                for word in re.split(r"(\s+)", _printable(part, face)):
+                    if not word:
+                        continue
+                    w = self.draw.textlength(word, font=face)
+                    if cx + w > x + width and word.strip() and cx > x:
+                        cx, y = x, y + line_height
+                    if not word.strip() and cx == x:
+                        continue
+                    self.draw.text((cx, y), word, font=face, fill=WHITE if bold else colour)
+                    cx += w
+            y += line_height
+        return y
+
+    def _readable(self, text: str) -> str:
+        def name(match: re.Match[str]) -> str:
+            if match[3]:
+                return "in 2 minutes"
+            return ("@" if match[1] == "@" else "#") + self.names(match[1], int(match[2]))
+
+        return MENTION_RE.sub(name, text)
+
+    def mention_line(self, x: int, y: int, text: str) -> int:
+        """Content made of mentions, as Discord's highlighted pills."""
+        for part in text.split():
+            label = self._readable(part)
+            w = int(self.draw.textlength(label, font=self.regular))
+            self.draw.rounded_rectangle((x - 2, y, x + w + 2, y + 20), radius=3, fill=MENTION_BG)
+            self.draw.text((x, y + 1), label, font=self.regular, fill=MENTION)
+            x += w + 8
+        return y + 26
+
+
+def screenshot(message: FakeMessage, names: Callable[[str, int], str] | None = None) -> bytes:
+    """PNG of `message` as a channel shows it. `names(kind, id)` names a mentioned user ("@") or channel
+    ("#"); by default the id itself."""
+    canvas = _Canvas(names or (lambda kind, ident: str(ident)))
+    draw = canvas.draw
+    x, y = 72, 16
+    draw.ellipse((16, y, 56, y + 40), fill=(88, 101, 242))
+    draw.text((x, y), message.author.name, font=canvas.bold, fill=WHITE)
+    tag_x = x + int(draw.textlength(message.author.name, font=canvas.bold)) + 6
+    draw.rounded_rectangle((tag_x, y + 2, tag_x + 34, y + 18), radius=3, fill=(88, 101, 242))
+    draw.text((tag_x + 4, y + 3), "APP", font=canvas.small, fill=WHITE)
+    y += 24
+    if message.content:
+        y = canvas.mention_line(x, y, message.content) if MENTION_RE.fullmatch(message.content.split()[0]) \
+            else canvas.text_block(x, y, message.content, WIDTH - x - 20)
+    pictures = {a.filename: a.data for a in message.attachments}
+    for embed in message.embeds:
+        y = _embed(canvas, embed, pictures, x, y + 4) + 8
+    y = _buttons(canvas, message.components, x, y)
+    return _png(canvas.image.crop((0, 0, WIDTH, y + 12)))
+
+
+def _embed(canvas: _Canvas, embed: dict, pictures: dict[str, bytes], x: int, y: int) -> int:
+    draw = canvas.draw
+    top = y
+    inner = x + 16
+    width = EMBED_WIDTH - 32
+    layer = Image.new("RGB", (EMBED_WIDTH, 3000), EMBED)
+    canvas.image.paste(layer, (x, y))
+    y += 12
+    if embed.get("title"):
+        y = canvas.text_block(inner, y, str(embed["title"]), width, font=canvas.title, colour=WHITE) + 4
+    if embed.get("description"):
+        y = canvas.text_block(inner, y, str(embed["description"]), width) + 6
+    for f in embed.get("fields") or []:
+        y = canvas.text_block(inner, y, str(f.get("name", "")), width, font=canvas.bold, colour=WHITE)
+        y = canvas.text_block(inner, y, str(f.get("value", "")), width) + 6
+    image = (embed.get("image") or {}).get("url", "")
+    data = pictures.get(image.removeprefix("attachment://"))
+    if data:
+        picture = Image.open(io.BytesIO(data)).convert("RGB")
+        scale = width / picture.width
+        picture = picture.resize((width, int(picture.height * scale)), Image.Resampling.LANCZOS)
+        canvas.image.paste(picture, (inner, y + 4))
+        y += picture.height + 12
+    if (embed.get("footer") or {}).get("text"):
+        y = canvas.text_block(inner, y, embed["footer"]["text"], width, font=canvas.small, colour=MUTED)
+    y += 10
+    # Everything below the embed was painted over by its background: give the background back.
+    draw.rectangle((x, y, x + EMBED_WIDTH, top + 3000), fill=BACKGROUND)
+    colour = embed.get("color")
+    bar = ((colour >> 16) & 255, (colour >> 8) & 255, colour & 255) if isinstance(colour, int) else MUTED
+    draw.rectangle((x, top, x + 4, y), fill=bar)
+    return y
+
+
+def _buttons(canvas: _Canvas, rows: list[dict], x: int, y: int) -> int:
+    draw = canvas.draw
+    for row in rows:
+        cx = x
+        for button in row.get("components") or []:
+            if button.get("type") != 2:
+                continue
+            label = _printable(str(button.get("label") or ""), canvas.bold)
+            w = int(draw.textlength(label, font=canvas.bold)) + 28
+            if cx + w > WIDTH - 16:
+                cx, y = x, y + 42
+            fill = BUTTON.get(int(button.get("style") or 2), BUTTON[2])
+            draw.rounded_rectangle((cx, y, cx + w, y + 32), radius=4, fill=fill)
+            draw.text((cx + 14, y + 7), label, font=canvas.bold, fill=WHITE if not button.get("disabled") else MUTED)
+            cx += w + 8
+        y += 42
+    return y
+
+
+def _png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
