@@ -150,6 +150,56 @@ def test_an_older_database_upgrades_in_place(db_target: str) -> None:
         assert verify_game(store, game.id).ok
 
 
+def test_messages_are_written_ahead_of_their_post_and_found_by_kind(store: Store) -> None:
+    gid, state = started_game(store, channel=10)
+    assert store.messages(gid) == {}
+    store.intend_post(gid, "table", 10, 0)
+    pending = store.messages(gid)["table"]
+    assert (pending.message_id, pending.posting, pending.version) == (None, 0, 0)
+    store.posted(gid, "table", 10, 555, 0, digest="d0", board="b0")
+    store.intend_post(gid, "table", 10, 4)  # a fresh table: the old id stays until the new one is known
+    row = store.messages(gid)["table"]
+    assert (row.message_id, row.posting, row.version, row.board) == (555, 4, 0, "b0")
+    store.posted(gid, "table", 10, 556, 4, digest="d4", board="b4")
+    store.edited(gid, "table", 5, digest="d5")
+    row = store.game(gid).messages["table"]
+    assert (row.message_id, row.posting, row.version, row.digest, row.board) == (556, None, 5, "d5", "b4")
+    store.posted(gid, "auction", 10, 600, 5)
+    store.drop_message(gid, "auction")
+    assert set(store.game(gid).messages) == {"table"}
+    with pytest.raises(ValueError):
+        store.posted(gid, "chat", 10, 1, 1)
+
+
+def test_a_game_is_found_by_its_thread(store: Store) -> None:
+    gid, _ = started_game(store, channel=10)
+    store.set_thread(gid, 77)
+    found = store.game_by_channel(77)
+    assert found is not None and found.id == gid and (found.thread_id, found.where) == (77, 77)
+    assert store.game_by_channel(10).id == gid  # type: ignore[union-attr]
+    store.set_thread(gid, None)
+    assert store.game_by_channel(77) is None and store.game(gid).where == 10
+
+
+def test_the_message_id_of_an_older_database_moves_to_the_messages(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    old = Database(path)
+    migrations.apply(old, stop_before="0003_messages_threads")
+    state, _ = engine.new_game("turismundo", ["Ana", "Beto"], seed=3)
+    snapshot = engine.to_json(state).decode()
+    for gid, status, channel in ((1, "lobby", 5), (2, "active", 6), (3, "finished", 7)):
+        old.execute(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, status, edition, seed, version, snapshot, initial,"
+            " table_message_id, created_at, updated_at) VALUES (?, 1, ?, 9, ?, 'turismundo', 3, 0, ?, ?, ?, 0, 0)",
+            [gid, channel, status, snapshot, snapshot, 1000 + gid],
+        )
+    old.close()
+    with Store(path) as store:
+        assert store.game(1).messages["lobby"].message_id == 1001
+        assert store.game(2).messages["table"].message_id == 1002
+        assert store.game(3).messages == {}
+
+
 def test_a_database_from_a_newer_release_is_refused(db_target: str) -> None:
     with Store(db_target) as store:
         if store.kind == "sqlite":

@@ -2,7 +2,18 @@
 snapshot and the results. No discord here, so engine-side tools can use it too. See docs/storage.md."""
 
 from bot.store.errors import ChannelBusy, NoSuchGame, StaleVersion, StoreError
-from bot.store.rows import Activity, GameRow, HistoryRow, LeaderRow, LogRow, ResultRow, SeatRow, engine_settings
+from bot.store.rows import (
+    MESSAGE_KINDS,
+    Activity,
+    GameRow,
+    HistoryRow,
+    LeaderRow,
+    LogRow,
+    MessageRow,
+    ResultRow,
+    SeatRow,
+    engine_settings,
+)
 from bot.store.store import KEEP, Store, default_path, default_synchronous
 
 __all__ = [
@@ -13,6 +24,8 @@ __all__ = [
     "HistoryRow",
     "LeaderRow",
     "LogRow",
+    "MESSAGE_KINDS",
+    "MessageRow",
     "NoSuchGame",
     "ResultRow",
     "SeatRow",

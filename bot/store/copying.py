@@ -17,9 +17,11 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "games": (
         "id", "guild_id", "channel_id", "host_id", "status", "edition", "settings", "seed", "version", "snapshot",
         "initial", "table_message_id", "deadline", "created_at", "updated_at", "started_at", "finished_at",
+        "thread_id",
     ),
     "seats": ("game_id", "seat", "user_id", "name", "computer"),
     "actions": ("game_id", "seq", "actor", "action", "events", "time"),
+    "messages": ("game_id", "kind", "channel_id", "message_id", "version", "posting", "digest", "board", "updated_at"),
     "results": (
         "game_id", "seat", "user_id", "name", "computer", "rank", "net_worth", "cash", "rent_collected", "titles",
         "titles_value", "buildings_value", "out",
@@ -64,7 +66,8 @@ def copy_into(
             raise StoreError("game_ids_taken", ids=sorted(taken)[:10], location=target.location)
         # One game at a time: a big database never sits in memory, and a game's log is a few thousand rows.
         for gid in wanted:
-            for table, key in (("games", "id"), ("seats", "game_id"), ("actions", "game_id"), ("results", "game_id")):
+            for table, key in (("games", "id"), ("seats", "game_id"), ("actions", "game_id"), ("results", "game_id"),
+                               ("messages", "game_id")):
                 rows = src.execute(f"SELECT {', '.join(COLUMNS[table])} FROM {table} WHERE {key} = ?", [gid]).fetchall()
                 _insert(dst, table, rows)
                 if table == "actions":

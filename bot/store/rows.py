@@ -27,6 +27,23 @@ class SeatRow:
     computer: str = ""  # "" for a person, else the computer player's level
 
 
+MESSAGE_KINDS = ("lobby", "table", "auction", "offer")
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRow:
+    """A message of the game that carries a decision (see `MESSAGE_KINDS`) as last stored."""
+
+    kind: str
+    channel_id: int  # the channel or thread it is in
+    message_id: int | None  # None until a first post is confirmed
+    version: int  # the state version it shows
+    posting: int | None = None  # the version of a POST not yet confirmed (a crash may have cut it)
+    digest: str | None = None  # what was last sent (to skip an edit that changes nothing)
+    board: str | None = None  # the picture attached (to upload it again only when the board changed)
+    updated_at: float = 0.0
+
+
 @dataclass(eq=False)
 class GameRow:
     id: int
@@ -45,6 +62,8 @@ class GameRow:
     started_at: float | None
     finished_at: float | None
     seats: list[SeatRow] = field(default_factory=list)
+    thread_id: int | None = None  # the game's own thread, None when it is played in the channel
+    messages: dict[str, MessageRow] = field(default_factory=dict)  # by kind
     snapshot: str | None = field(default=None, repr=False)
     _state: engine.State | None = field(default=None, repr=False)
 
@@ -54,6 +73,11 @@ class GameRow:
         if self._state is None and self.snapshot is not None:
             self._state = engine.from_json(self.snapshot)
         return self._state
+
+    @property
+    def where(self) -> int:
+        """Where the game's messages go: its thread, else the channel."""
+        return self.thread_id or self.channel_id
 
     @property
     def is_open(self) -> bool:

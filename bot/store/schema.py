@@ -15,6 +15,14 @@ from sqlite_utils.migrations import Migrations
 OPEN_STATUSES = ("lobby", "active")
 STATUSES = ("lobby", "active", "finished", "abandoned")
 
+# The one message id a game kept before 0003 becomes its lobby or table message.
+_MOVE_MESSAGE_IDS = """
+    INSERT INTO messages (game_id, kind, channel_id, message_id, version, updated_at)
+        SELECT id, CASE WHEN status = 'lobby' THEN 'lobby' ELSE 'table' END, channel_id, table_message_id,
+               version, updated_at
+        FROM games WHERE table_message_id IS NOT NULL AND status IN ('lobby', 'active')
+"""
+
 # -- SQLite -----------------------------------------------------------------------------------------
 SQLITE: dict[str, tuple[str, ...]] = {
     "0001_games_seats_log": (
@@ -104,6 +112,29 @@ SQLITE: dict[str, tuple[str, ...]] = {
         CREATE INDEX games_history ON games (guild_id, finished_at)
             WHERE status IN ('finished', 'abandoned')
         """,
+    ),
+    "0003_messages_threads": (
+        # The game's own thread (a house rule, on by default); NULL: the game is played in the channel.
+        "ALTER TABLE games ADD COLUMN thread_id INTEGER",
+        "CREATE INDEX games_by_thread ON games (thread_id) WHERE thread_id IS NOT NULL",
+        # Every message that carries a decision (the lobby, the table, an auction, an offer), so that a
+        # restart finds them and brings each up to date. `posting` is written before a POST and cleared
+        # with the id it returned: a crash between the two shows as a `posting` left behind.
+        """
+        CREATE TABLE messages (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('lobby', 'table', 'auction', 'offer')),
+            channel_id INTEGER NOT NULL,
+            message_id INTEGER,
+            version INTEGER NOT NULL DEFAULT 0,
+            posting INTEGER,
+            digest TEXT,
+            board TEXT,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (game_id, kind)
+        ) WITHOUT ROWID
+        """,
+        _MOVE_MESSAGE_IDS,
     ),
 }
 
@@ -200,6 +231,25 @@ POSTGRES: dict[str, tuple[str, ...]] = {
         CREATE INDEX games_history ON games (guild_id, finished_at)
             WHERE status IN ('finished', 'abandoned')
         """,
+    ),
+    "0003_messages_threads": (
+        "ALTER TABLE games ADD COLUMN thread_id BIGINT",
+        "CREATE INDEX games_by_thread ON games (thread_id) WHERE thread_id IS NOT NULL",
+        """
+        CREATE TABLE messages (
+            game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('lobby', 'table', 'auction', 'offer')),
+            channel_id BIGINT NOT NULL,
+            message_id BIGINT,
+            version INTEGER NOT NULL DEFAULT 0,
+            posting INTEGER,
+            digest TEXT,
+            board TEXT,
+            updated_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game_id, kind)
+        )
+        """,
+        _MOVE_MESSAGE_IDS,
     ),
 }
 

@@ -22,7 +22,17 @@ import engine
 from bot.store.backend import ID_STRIDE, Backend, Tx, is_url
 from bot.store.copying import copy_into
 from bot.store.errors import ChannelBusy, Conflict, NoSuchGame, StaleVersion, StoreError, translate
-from bot.store.rows import Activity, GameRow, HistoryRow, LeaderRow, LogRow, ResultRow, SeatRow
+from bot.store.rows import (
+    MESSAGE_KINDS,
+    Activity,
+    GameRow,
+    HistoryRow,
+    LeaderRow,
+    LogRow,
+    MessageRow,
+    ResultRow,
+    SeatRow,
+)
 from bot.store.schema import MIGRATION_NAMES, OPEN_STATUSES, STATUSES, migrations
 
 DEFAULT_PATH: Final = "turista.db"
@@ -42,8 +52,9 @@ KEEP: Final = _Keep()
 _encode = msgspec.json.Encoder().encode
 _GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, host_id, status, edition, settings, seed, version, table_message_id, deadline,"
-    " created_at, updated_at, started_at, finished_at, snapshot"
+    " created_at, updated_at, started_at, finished_at, snapshot, thread_id"
 )
+_MESSAGE_COLUMNS: Final = "kind, channel_id, message_id, version, posting, digest, board, updated_at"
 
 
 def default_path() -> str:
@@ -393,6 +404,82 @@ class Store:
     def set_table_message(self, game_id: int, message_id: int | None) -> None:
         self._set(game_id, "table_message_id", message_id)
 
+    # -- the messages that carry a decision --------------------------------------------------------
+    def messages(self, game_id: int) -> dict[str, MessageRow]:
+        """The game's tracked messages by kind (`MESSAGE_KINDS`)."""
+        with self.backend.read() as tx:
+            rows = tx.execute(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE game_id = ?", [game_id]).fetchall()
+        return {r[0]: MessageRow(*r) for r in rows}
+
+    def intend_post(self, game_id: int, kind: str, channel_id: int, version: int, *, now: float | None = None) -> None:
+        """Before posting a message of `kind`: a crash before `posted` leaves this mark for the next start.
+        The id of the message being replaced stays until the new one is known."""
+        self._check_kind(kind)
+        with self.backend.write() as tx:
+            self._status_of(tx, game_id)
+            tx.execute(
+                "INSERT INTO messages (game_id, kind, channel_id, version, posting, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET posting = excluded.posting,"
+                " updated_at = excluded.updated_at",
+                [game_id, kind, channel_id, version, version, self._now(now)],
+            )
+
+    def posted(
+        self,
+        game_id: int,
+        kind: str,
+        channel_id: int,
+        message_id: int,
+        version: int,
+        *,
+        digest: str | None = None,
+        board: str | None = None,
+        now: float | None = None,
+    ) -> None:
+        """The message of `kind` is `message_id`, showing `version`; the mark of `intend_post` is cleared."""
+        self._check_kind(kind)
+        with self.backend.write() as tx:
+            self._status_of(tx, game_id)
+            tx.execute(
+                "INSERT INTO messages (game_id, kind, channel_id, message_id, version, posting, digest, board,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET"
+                " channel_id = excluded.channel_id, message_id = excluded.message_id, version = excluded.version,"
+                " posting = NULL, digest = excluded.digest, board = excluded.board, updated_at = excluded.updated_at",
+                [game_id, kind, channel_id, message_id, version, digest, board, self._now(now)],
+            )
+
+    def edited(
+        self,
+        game_id: int,
+        kind: str,
+        version: int,
+        *,
+        digest: str | None = None,
+        board: str | None | _Keep = KEEP,
+        now: float | None = None,
+    ) -> None:
+        """The message of `kind` now shows `version` (`board`: the picture it carries, if one was attached)."""
+        sets, params = "version = ?, digest = ?, updated_at = ?", [version, digest, self._now(now)]
+        if not isinstance(board, _Keep):
+            sets += ", board = ?"
+            params.append(board)
+        with self.backend.write() as tx:
+            tx.execute(f"UPDATE messages SET {sets} WHERE game_id = ? AND kind = ?", [*params, game_id, kind])
+
+    def drop_message(self, game_id: int, kind: str) -> None:
+        """The message of `kind` carries no decision any more (an auction or offer that ended)."""
+        with self.backend.write() as tx:
+            tx.execute("DELETE FROM messages WHERE game_id = ? AND kind = ?", [game_id, kind])
+
+    @staticmethod
+    def _check_kind(kind: str) -> None:
+        if kind not in MESSAGE_KINDS:
+            raise ValueError(f"unknown message kind {kind!r}")
+
+    def set_thread(self, game_id: int, thread_id: int | None) -> None:
+        """The game is played in thread `thread_id` from now on (None: back in its channel)."""
+        self._set(game_id, "thread_id", thread_id)
+
     def set_deadline(self, game_id: int, deadline: float | None) -> None:
         """When the pending decision times out (unix time), None when no timer runs."""
         self._set(game_id, "deadline", deadline)
@@ -541,6 +628,7 @@ class Store:
                 started_at=r[13],
                 finished_at=r[14],
                 snapshot=r[15],
+                thread_id=r[16],
             )
             for r in rows
         ]
@@ -557,6 +645,16 @@ class Store:
             for gid, *seat in seat_rows:
                 if gid in by_id:
                     by_id[gid].seats.append(SeatRow(*seat))
+            message_sql = f"SELECT game_id, {_MESSAGE_COLUMNS} FROM messages"
+            if len(games) == 1:
+                message_rows = tx.execute(message_sql + " WHERE game_id = ?", [games[0].id])
+            else:
+                message_rows = tx.execute(
+                    message_sql + f" WHERE game_id IN (SELECT id FROM games WHERE {where})", params
+                )
+            for gid, *message in message_rows:
+                if gid in by_id:
+                    by_id[gid].messages[message[0]] = MessageRow(*message)
         return games
 
     def _select_games(self, where: str, params: Sequence[Any]) -> list[GameRow]:
@@ -570,8 +668,10 @@ class Store:
         return found[0]
 
     def game_by_channel(self, channel_id: int) -> GameRow | None:
-        """The channel's open (lobby or active) game, if any."""
-        found = self._select_games("channel_id = ? AND status IN ('lobby', 'active')", [channel_id])
+        """The open (lobby or active) game of a channel, or of the thread it is played in, if any."""
+        found = self._select_games(
+            "(channel_id = ? OR thread_id = ?) AND status IN ('lobby', 'active')", [channel_id, channel_id]
+        )
         return found[0] if found else None
 
     def open_games(self, shard_count: int | None = None, shards: Collection[int] = ()) -> list[GameRow]:
