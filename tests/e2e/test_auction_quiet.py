@@ -9,7 +9,8 @@ from tests.e2e.conftest import World
 
 @pytest.fixture
 def bot_env() -> dict[str, str]:
-    return {"TURISTA_AUCTION_QUIET": "1"}
+    # Long enough that the bid below lands inside it on a loaded machine, short enough for a quick test.
+    return {"TURISTA_AUCTION_QUIET": "3"}
 
 
 async def test_quiet_auction_closes_with_the_highest_bid(world: World) -> None:
@@ -21,9 +22,9 @@ async def test_quiet_auction_closes_with_the_highest_bid(world: World) -> None:
     await world.act(gid, world.user_of(gid, st.current), world.table(), "decline")  # type: ignore[arg-type]
     st = await world.settled(gid)
     auction = world.with_verb("bid")
-    assert auction is not None and "1 s" in auction.content
+    assert auction is not None and "3 s" in auction.content
     await world.act(gid, bidder, auction, "bid")
-    # Nobody else says anything: a second later the bid wins.
-    await world.fake.wait_for(lambda: not auction.custom_ids(), timeout=5, what="the auction to close")
+    # Nobody else says anything: when the quiet period ends the bid wins.
+    await world.fake.wait_for(lambda: not auction.custom_ids(), timeout=15, what="the auction to close")
     st = world.game(gid).state
     assert st is not None and st.auction is None and st.owner[square] == world.game(gid).seat_of(bidder.id)
