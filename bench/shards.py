@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -31,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.harness import cpu_seconds, family, rss_mb  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.store.pgcluster import ThrowawayCluster  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
@@ -38,46 +38,6 @@ from tests.e2e.conftest import BotProcess, World, bot_environment  # noqa: E402
 
 SHARDS = 2
 WARMUP_S = 3.0
-
-
-def _stat(pid: int) -> list[str]:
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-
-
-def family(pid: int) -> list[int]:
-    """A bot process and its descendants (the workers that draw the pictures)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                children.setdefault(int(_stat(int(entry.name))[1]), []).append(int(entry.name))
-            except (FileNotFoundError, ProcessLookupError, IndexError):
-                continue
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        todo += children.get(current, [])
-    return found
-
-
-def rss_mb(pid: int) -> float:
-    """Resident memory of a bot process and its workers now, in MB."""
-    total = 0
-    for member in family(pid):
-        for line in Path(f"/proc/{member}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1])
-    return total / 1024
-
-
-def cpu_seconds(pids: list[int]) -> dict[int, float]:
-    """User + system CPU time so far of each process (a bot and its workers)."""
-    times = {}
-    for pid in pids:
-        fields = _stat(pid)
-        times[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return times
 
 
 async def one_run(db: str, processes: int, guilds: int, seconds: float, folder: Path) -> tuple[float, float, float]:
@@ -119,11 +79,11 @@ async def one_run(db: str, processes: int, guilds: int, seconds: float, folder: 
             await asyncio.sleep(WARMUP_S)
             bot_pids = [bot.process.pid for bot in bots if bot.process is not None]
             pids = [member for pid in bot_pids for member in family(pid)]
-            cpu_before = cpu_seconds(pids)
+            cpu_before = {p: cpu_seconds(p) for p in pids}
             counting, started = True, time.perf_counter()
             await asyncio.sleep(seconds)
             counting, elapsed = False, time.perf_counter() - started
-            cpu_after = cpu_seconds(pids)
+            cpu_after = {p: cpu_seconds(p) for p in pids}
             cpu = sum(cpu_after[p] - cpu_before[p] for p in pids)
             rss = max(rss_mb(p) for p in bot_pids)
             measured = clicks
