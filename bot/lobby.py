@@ -346,14 +346,14 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
         row = await asyncio.to_thread(bot.store.game, row.id)
         session = await bot.sessions.for_game(row.id)
         assert session is not None
-        session.turn_events = list(events)
+        session.publisher.turn_events = list(events)
         # The game is stored: whatever Discord answers now, its computer seats and clocks start below.
         try:
             await close_lobby(interaction, row, t(lang, "lobby.started"))
         except discord.HTTPException as error:
             log.warning("game %d: started; the lobby message could not be closed: %s", row.id, error)
         try:
-            await session.post_table()
+            await session.publisher.post_table()
         except discord.HTTPException as error:
             log.warning("game %d: started; Discord refused the first table (%s); the game goes on and its next "
                         "move posts the table", row.id, error)

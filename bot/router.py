@@ -108,9 +108,9 @@ async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None
         return
     version = cid.version
     if verb in AUCTION_VERBS:
-        session.adopt("auction", interaction.message)
+        session.publisher.adopt("auction", interaction.message)
     elif verb in TRADE_VERBS:
-        session.adopt("trade", interaction.message)
+        session.publisher.adopt("trade", interaction.message)
     if verb in SIMPLE:
         await perform(interaction, session, lambda s: Action(kind=verb, seat=s), version=version)
     elif verb in CONFIRMED:
