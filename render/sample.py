@@ -46,7 +46,9 @@ def simple_choice(st: State, seat: int) -> Action:
     reserve = int(ed.economy.start_cash * RESERVE_SHARE)
 
     if st.debts and st.debts[0].debtor == seat:
-        for kind in ("sell", "mortgage"):
+        # Buildings and mortgages first; bankruptcy as soon as the engine allows it; titles sold (to a
+        # player or back to the bank) only when it does not, since they are what a debtor has left.
+        for kind in ("sell", "mortgage", "bankrupt", "sell_title", "title_to_bank"):
             if kind in by_kind:
                 return by_kind[kind][0]
         return Action(kind="bankrupt", seat=seat)
