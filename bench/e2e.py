@@ -92,6 +92,13 @@ class Table:
         lobby = await reply.wait_message(lambda m: bool(m.custom_ids()), timeout=10)  # after "thinking…"
         await (await self.fake.click(guest, lobby, self._cid(lobby, "join"))).wait(10)
         await (await self.fake.click(host, lobby, self._cid(lobby, "addbot"))).wait(10)
+
+        def ready() -> bool:
+            # The lobby is edited after each answer: Start is enabled once both seats are shown.
+            start = lobby.find_component(custom_id=self._cid(lobby, "start"))
+            return self._cid(lobby, "dropbot") is not None and start is not None and not start.get("disabled")
+
+        await self.fake.wait_for(ready, 10, "the lobby with three seats")
         await (await self.fake.click(host, lobby, self._cid(lobby, "start"))).wait(10)
         row = self.store.game_by_channel(self.channel.id)
         assert row is not None
