@@ -18,6 +18,7 @@ import discord
 from bot import images, names, ui, views
 from bot.client import bot_of
 from bot.i18n import lang_of, t
+from bot.publish import PUBLISH_ERRORS
 from bot.replies import error_text, refuse, say
 from bot.store import GameRow, StoreError, engine_settings
 from engine import IllegalAction, new_game
@@ -354,9 +355,10 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
             log.warning("game %d: started; the lobby message could not be closed: %s", row.id, error)
         try:
             await session.publisher.post_table()
-        except discord.HTTPException as error:
-            log.warning("game %d: started; Discord refused the first table (%s); the game goes on and its next "
-                        "move posts the table", row.id, error)
+        except PUBLISH_ERRORS as error:
+            log.warning("game %d: started; Discord refused the first table (%s); the game goes on and the table "
+                        "is posted as soon as Discord takes it", row.id, error)
+            session.heal_later()
     log.info("game %d: started with %d seats", row.id, len(names))
     session.after_change()
 

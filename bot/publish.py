@@ -1,28 +1,64 @@
 """The messages of a game that carry a decision: the table, an open auction, a pending trade offer.
 
 A `Publisher` belongs to one `Session` and is only called with the session's lock held: it turns the
-state and the events of an action into posts and edits of the game's messages in the session's channel.
+state and the events of an action into posts and edits of the game's messages. Where each of those messages
+is, and which version it shows, lives in the store (`messages`), never only in memory, so a restart finds
+them all and brings each up to date (`restore`).
+
+A post is marked in the store before it is sent and recorded after; its nonce is derived from what the
+store holds (game, kind, version, the message it replaces), so the same post sent again after a crash
+or a timeout is recognised by Discord (`enforce_nonce`) instead of appearing twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import math
 import time
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any, Protocol, TypeVar
 
+import aiohttp
 import discord
 
 from bot import images, ui, views
 from bot.config import Config
 from bot.i18n import t
-from bot.store import GameRow, SeatRow, Store
+from bot.store import GameRow, MessageRow, SeatRow, Store, StoreError
 from engine import State
 from engine.narrate import describe
 
 log = logging.getLogger("turista.game")
+T = TypeVar("T")
+
+TRACKED = ("table", "auction", "offer")  # the kinds of message a game in play keeps (the lobby has its own)
+RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # seconds between tries of a post or an edit Discord failed to answer
+ENDED_AUCTION = ("auction_won", "auction_unsold")
+ENDED_OFFER = ("trade_done", "trade_rejected", "trade_cancelled")
+# What publishing may fail with, Discord (or the network) and the database, once the move is recorded.
+PUBLISH_ERRORS = (discord.HTTPException, StoreError, TimeoutError, aiohttp.ClientError, OSError)
+
+
+class Gone(Exception):
+    """The message can no longer be edited (deleted, or no permission): a fresh one replaces it."""
+
+
+def transient(error: BaseException) -> bool:
+    """A failure of Discord or of the network that may go away: a rate limit, a server error, a timeout."""
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, (TimeoutError, aiohttp.ClientError, OSError))
+
+
+def nonce(game: int, kind: str, version: int, replaces: int | None) -> str:
+    """The post's nonce (at most 25 characters): the same post, worked out again from the store after a
+    crash, gets the same one; a fresh message in place of one that was deleted gets another."""
+    key = f"turista:{game}:{kind}:{version}:{replaces or 0}".encode()
+    return hashlib.blake2b(key, digest_size=10).hexdigest()
 
 
 class _Host(Protocol):
@@ -57,8 +93,7 @@ class Publisher:
     def __init__(self, session: Owner) -> None:
         self.session = session
         self.turn_events: list[dict] = []  # what happened in the turn the table shows
-        self.auction_message: int | None = None
-        self.trade_message: int | None = None
+        self.messages: dict[str, MessageRow] = {k: m for k, m in session.row.messages.items() if k in TRACKED}
 
     @property
     def gid(self) -> int:
@@ -72,6 +107,17 @@ class Publisher:
     def channel(self) -> discord.PartialMessageable:
         return self.session.channel
 
+    def message_id(self, kind: str) -> int | None:
+        row = self.messages.get(kind)
+        return None if row is None else row.message_id
+
+    def editable(self, kind: str) -> bool:
+        """Whether the message of `kind` is known and no post of it is in doubt (a post that failed or was
+        cut may have gone out: it is sent again with its nonce rather than left beside an edited one)."""
+        row = self.messages.get(kind)
+        return row is not None and row.message_id is not None and row.posting is None
+
+    # -- after an action -------------------------------------------------------------------------------
     async def publish(self, events: list[dict]) -> None:
         st = self.session.state
         assert st is not None
@@ -87,14 +133,16 @@ class Publisher:
         await self._auction_message(events)
         await self._trade_message(events)
         if turns:
-            await self._edit_table(live=False)
-            for finished in turns[:-1]:
+            await self._retire_table()
+            for number, finished in enumerate(turns[:-1]):
                 content = views.table_content(st, self.session.seats, finished, self.lang, live=False)
-                await self.channel.send(content, allowed_mentions=ui.NO_MENTIONS)
+                key = nonce(self.gid, f"turn{number}", st.version, None)
+                await self._retrying(lambda c=content, k=key: self.channel.send(  # type: ignore[misc]
+                    c, nonce=k, allowed_mentions=ui.NO_MENTIONS), "post a finished turn")
             self.turn_events = turns[-1]
             await self.post_table()
         else:
-            await self._edit_table(live=st.phase != "over")
+            await self._show_table(live=st.phase != "over")
         if st.phase == "over":
             await self.session.announce_winner(st)
 
@@ -105,7 +153,9 @@ class Publisher:
         return discord.AllowedMentions(everyone=False, roles=False,
                                        users=[discord.Object(u) for u in users if u][:1])
 
+    # -- the table ---------------------------------------------------------------------------------------
     async def post_table(self) -> None:
+        """A new table message showing the current version (the newest table is the live one)."""
         session = self.session
         st = session.state
         assert st is not None
@@ -115,9 +165,7 @@ class Publisher:
         kwargs: dict[str, Any] = {"file": file, "allowed_mentions": self._mentions()}
         if view is not None:
             kwargs["view"] = view
-        message = await self.channel.send(content, **kwargs)
-        session.row.table_message_id = message.id
-        await asyncio.to_thread(session.bot.store.set_table_message, self.gid, message.id)
+        await self._post("table", content, kwargs, lambda: self._table_edit(live=True))
 
     def _picture_extras(self) -> dict[str, Any]:
         """What the board shows beside the state: this turn's events and the minutes left of the game."""
@@ -128,100 +176,256 @@ class Publisher:
             extras["minutes_left"] = max(0, math.ceil((float(ends_at) - time.time()) / minute))
         return extras
 
-    async def _edit_table(self, *, live: bool) -> None:
-        session = self.session
-        st = session.state
-        if st is None or session.row.table_message_id is None:
-            return
-        content = views.table_content(st, session.seats, self.turn_events, self.lang, live=live)
+    async def _table_edit(self, *, live: bool) -> dict[str, Any]:
+        st = self.session.state
+        assert st is not None
+        content = views.table_content(st, self.session.seats, self.turn_events, self.lang, live=live)
         view = views.table_view(self.gid, st, self.lang) if live else None
-        message = self.channel.get_partial_message(session.row.table_message_id)
         kwargs: dict[str, Any] = {"content": content, "view": view, "allowed_mentions": ui.NO_MENTIONS}
         if live or st.phase == "over":
             # An edit that leaves the picture as it is keeps the attachment the message already has.
             board = await images.board_if_changed(st, self.lang, **self._picture_extras())
             if board is not None:
                 kwargs["attachments"] = [board]
+        return kwargs
+
+    async def _show_table(self, *, live: bool) -> None:
+        """The table shows the current version; a table that cannot be edited is replaced by a fresh one."""
+        if not self.editable("table"):
+            if live:
+                await self.post_table()
+            return
         try:
-            await message.edit(**kwargs)
-        except discord.NotFound:
-            # Someone deleted the table: put up a fresh one instead.
+            await self._edit("table", await self._table_edit(live=live))
+        except Gone:
             if live:
                 await self.post_table()
 
+    async def _retire_table(self) -> None:
+        """A new turn: the previous table keeps its account of the turn but loses its buttons. If that edit
+        fails, its buttons only answer "outdated": the new table still goes up."""
+        if self.message_id("table") is None:
+            return
+        try:
+            await self._edit("table", await self._table_edit(live=False), record=False)
+        except Gone:
+            pass
+        except Exception as error:
+            if not transient(error):
+                raise
+            log.warning("game %d: the previous table keeps its buttons (%s)", self.gid, error)
+
+    # -- the auction -------------------------------------------------------------------------------------
     async def _auction_message(self, events: list[dict]) -> None:
         st = self.session.state
         assert st is not None
-        ended = [e for e in events if e["code"] in ("auction_won", "auction_unsold")]
+        ended = [e for e in events if e["code"] in ENDED_AUCTION]
         quiet = self.session.bot.config.auction_quiet
-        if ended and self.auction_message is not None:
+        if "auction" in self.messages and (ended or st.auction is None):
             # The last result is this message's; a queued auction may already be open.
-            with contextlib.suppress(discord.NotFound):
-                await self.channel.get_partial_message(self.auction_message).edit(
-                    content=views.auction_content(st, self.lang, quiet, result=ended[:1]), view=None,
-                    allowed_mentions=ui.NO_MENTIONS)
-            self.auction_message = None
+            edit: dict[str, Any] = {"view": None, "allowed_mentions": ui.NO_MENTIONS}
+            if ended:
+                edit["content"] = views.auction_content(st, self.lang, quiet, result=ended[:1])
+            await self._close("auction", edit)
         if st.auction is None:
             return
         content = views.auction_content(st, self.lang, quiet)
         view = views.auction_view(self.gid, st, self.lang)
         opened = any(e["code"] == "auction_opened" for e in events)
-        if self.auction_message is None or opened:
-            file = await images.deed_file(st.edition, st.auction.square, st, self.lang)
-            message = await self.channel.send(content, file=file, view=view, allowed_mentions=ui.NO_MENTIONS)
-            self.auction_message = message.id
-        else:
+        if self.editable("auction") and not opened:
             try:
-                await self.channel.get_partial_message(self.auction_message).edit(
-                    content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
-            except discord.NotFound:
-                self.auction_message = None
-                await self._auction_message([])
+                await self._edit("auction", {"content": content, "view": view, "allowed_mentions": ui.NO_MENTIONS})
+                return
+            except Gone:
+                pass
+        await self._post_auction()
 
+    async def _post_auction(self) -> None:
+        st = self.session.state
+        assert st is not None and st.auction is not None
+        content = views.auction_content(st, self.lang, self.session.bot.config.auction_quiet)
+        file = await images.deed_file(st.edition, st.auction.square, st, self.lang)
+        await self._post("auction", content, {"file": file, "view": views.auction_view(self.gid, st, self.lang),
+                                              "allowed_mentions": ui.NO_MENTIONS}, self._auction_edit)
+
+    # -- the trade offer ---------------------------------------------------------------------------------
     async def _trade_message(self, events: list[dict]) -> None:
         st = self.session.state
         assert st is not None
         codes = {e["code"] for e in events}
-        if self.trade_message is not None and (codes & {"trade_done", "trade_rejected", "trade_cancelled"}
-                                               or st.trade is None):
-            outcome = [e for e in events if e["code"] in ("trade_done", "trade_rejected", "trade_cancelled")]
+        if "offer" in self.messages and (codes & set(ENDED_OFFER) or st.trade is None):
+            outcome = [e for e in events if e["code"] in ENDED_OFFER]
             content = "\n".join(describe(e, st, self.lang) for e in outcome) or t(self.lang, "trade.closed")
-            with contextlib.suppress(discord.NotFound):
-                await self.channel.get_partial_message(self.trade_message).edit(
-                    content=content, view=None, allowed_mentions=ui.NO_MENTIONS)
-            self.trade_message = None
+            await self._close("offer", {"content": content, "view": None, "allowed_mentions": ui.NO_MENTIONS})
         if st.trade is None:
             return
-        content = views.trade_content(st, self.session.seats, self.lang)
-        view = views.trade_view(self.gid, st, self.lang)
+        if self.editable("offer") and "trade_proposed" not in codes:
+            try:
+                await self._edit("offer", {"content": views.trade_content(st, self.session.seats, self.lang),
+                                           "view": views.trade_view(self.gid, st, self.lang),
+                                           "allowed_mentions": ui.NO_MENTIONS})
+                return
+            except Gone:
+                pass
+        await self._post_offer()
+
+    async def _post_offer(self) -> None:
+        st = self.session.state
+        assert st is not None and st.trade is not None
         target = self.session.user_of(st.trade.target)
         mentions = discord.AllowedMentions(everyone=False, roles=False,
                                            users=[discord.Object(target)] if target else False)
-        if self.trade_message is None or "trade_proposed" in codes:
-            message = await self.channel.send(content, view=view, allowed_mentions=mentions)
-            self.trade_message = message.id
-        else:
-            with contextlib.suppress(discord.NotFound):
-                await self.channel.get_partial_message(self.trade_message).edit(
-                    content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
+        await self._post("offer", views.trade_content(st, self.session.seats, self.lang),
+                         {"view": views.trade_view(self.gid, st, self.lang), "allowed_mentions": mentions},
+                         self._offer_edit)
 
-    def adopt(self, kind: str, message: discord.Message | None) -> None:
-        """After a restart the ids of the auction and trade messages are unknown until someone clicks one."""
-        if message is None or message.flags.ephemeral:
+    # -- after a start, or a failure -----------------------------------------------------------------------
+    async def restore(self) -> None:
+        """Every message that carries a pending decision shows the current version with its buttons, from
+        what the store holds: a post a crash may have cut is sent again (its nonce finds it if it went
+        through), a message that was deleted is posted afresh, a decision that is over loses its buttons."""
+        st = self.session.state
+        if st is None:
             return
-        if kind == "auction" and self.auction_message is None:
-            self.auction_message = message.id
-        elif kind == "trade" and self.trade_message is None:
-            self.trade_message = message.id
+        live = st.phase != "over"
+        await self._restore("auction", live and st.auction is not None, self._post_auction, self._auction_edit)
+        await self._restore("offer", live and st.trade is not None, self._post_offer, self._offer_edit)
+        await self._restore("table", live, self.post_table, lambda: self._table_edit(live=True))
 
-    async def refresh(self) -> None:
-        """Bring the table up to date after a start: a crash may have come between recording a move and
-        showing it."""
-        await self._edit_table(live=True)
+    async def _auction_edit(self) -> dict[str, Any]:
+        st = self.session.state
+        assert st is not None
+        return {"content": views.auction_content(st, self.lang, self.session.bot.config.auction_quiet),
+                "view": views.auction_view(self.gid, st, self.lang), "allowed_mentions": ui.NO_MENTIONS}
+
+    async def _offer_edit(self) -> dict[str, Any]:
+        st = self.session.state
+        assert st is not None
+        return {"content": views.trade_content(st, self.session.seats, self.lang),
+                "view": views.trade_view(self.gid, st, self.lang), "allowed_mentions": ui.NO_MENTIONS}
+
+    async def _restore(self, kind: str, wanted: bool, post: Callable[[], Awaitable[None]],
+                       edit: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        st = self.session.state
+        assert st is not None
+        row = self.messages.get(kind)
+        if not wanted:
+            if row is not None:
+                await self._close(kind, {"view": None})
+            return
+        if row is None or not self.editable(kind):
+            if row is not None and row.posting is not None:
+                log.info("game %d: the %s message of version %d may not have gone out; sending it again",
+                         self.gid, kind, row.posting)
+            await post()
+        elif row.version != st.version:  # recorded after an edit went through: it shows that version
+            try:
+                await self._edit(kind, await edit())
+            except Gone:
+                await post()
+
+    # -- posting and editing, recorded in the store ----------------------------------------------------
+    async def _post(self, kind: str, content: str, kwargs: dict[str, Any],
+                    edit: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        """Post the message of `kind` for the current version: marked in the store first, recorded after.
+        A post of an earlier version that may have gone out (a crash or a timeout cut it) is sent again with
+        its own nonce, so Discord hands back that message if it exists; `edit` then brings it up to date."""
+        st = self.session.state
+        assert st is not None
+        store = self.session.bot.store
+        channel = self.channel
+        old = self.messages.get(kind)
+        replaces = old.message_id if old else None
+        version = old.posting if old is not None and old.posting is not None else st.version
+        self.messages[kind] = MessageRow(kind, channel.id, replaces, old.version if old else version, posting=version)
+        await self._save(store.intend_post, self.gid, kind, channel.id, version)
+        key = nonce(self.gid, kind, version, replaces)
+        message = await self._retrying(lambda: channel.send(content, nonce=key, **kwargs), f"post the {kind}",
+                                       files=self._files(kwargs))
+        self.messages[kind] = MessageRow(kind, channel.id, message.id, version)
+        await self._save(store.posted, self.gid, kind, channel.id, message.id, version)
+        if version != st.version:
+            await self._edit(kind, await edit())
+
+    async def _edit(self, kind: str, kwargs: dict[str, Any], *, record: bool = True) -> None:
+        """Edit the message of `kind` to show the current version (`record`: as its live message); raises
+        `Gone` (logged, with the reason) if it was deleted or may not be edited."""
+        st = self.session.state
+        assert st is not None
+        row = self.messages[kind]
+        assert row.message_id is not None
+        partial = self.session.bot.get_partial_messageable(row.channel_id, guild_id=self.session.row.guild_id)
+        message = partial.get_partial_message(row.message_id)
+        try:
+            await self._retrying(lambda: message.edit(**kwargs), f"edit the {kind}",
+                                 files=self._files(kwargs, "attachments"))
+        except (discord.NotFound, discord.Forbidden) as error:
+            why = "it was deleted" if isinstance(error, discord.NotFound) else "Discord refuses the edit"
+            log.warning("game %d: the %s message %d cannot be edited (%s: %d %s); a new one replaces it",
+                        self.gid, kind, row.message_id, why, error.status, error.text or "")
+            raise Gone from error
+        if not record:
+            return
+        self.messages[kind] = replace(row, version=st.version, posting=None)
+        await self._save(self.session.bot.store.posted, self.gid, kind, row.channel_id, row.message_id, st.version)
+
+    async def _close(self, kind: str, kwargs: dict[str, Any]) -> None:
+        """The decision of `kind` is over: its message loses its buttons and is no longer tracked."""
+        row = self.messages.get(kind)
+        if row is not None and row.message_id is not None:
+            try:
+                await self._edit(kind, kwargs, record=False)
+            except Gone:
+                pass
+            except Exception as error:
+                if not transient(error):
+                    raise
+                log.warning("game %d: the %s message that ended keeps its buttons (%s)", self.gid, kind, error)
+        self.messages.pop(kind, None)
+        await self._save(self.session.bot.store.drop_message, self.gid, kind)
 
     async def take_down(self) -> None:
         """The game stopped: no message keeps buttons."""
-        for message_id in (self.session.row.table_message_id, self.auction_message, self.trade_message):
-            if message_id is not None:
+        for row in list(self.messages.values()):
+            if row.message_id is not None:
                 with contextlib.suppress(discord.HTTPException):
-                    await self.channel.get_partial_message(message_id).edit(view=None)
+                    await self.session.bot.get_partial_messageable(row.channel_id).get_partial_message(
+                        row.message_id).edit(view=None)
+
+    @staticmethod
+    def _files(kwargs: dict[str, Any], key: str = "file") -> list[discord.File]:
+        value = kwargs.get(key)
+        if isinstance(value, discord.File):
+            return [value]
+        return [f for f in value or [] if isinstance(f, discord.File)]
+
+    async def _retrying(self, call: Callable[[], Awaitable[T]], what: str,
+                        files: list[discord.File] | None = None) -> T:
+        """`call`, tried again after a rate limit, a server error or a timeout, a little later each time."""
+        for attempt, delay in enumerate((*RETRY_DELAYS, None)):
+            if attempt:
+                for file in files or ():
+                    file.reset(seek=True)
+            try:
+                return await call()
+            except Exception as error:
+                if delay is None or not transient(error):
+                    raise
+                log.warning("game %d: could not %s (%s); trying again in %.1f s", self.gid, what,
+                            _short(error), delay)
+                await asyncio.sleep(delay)
+        raise AssertionError("unreachable")
+
+    async def _save(self, write: Callable[..., object], *args: Any) -> None:
+        """Record a message in the store. A database that refuses the write does not stop the game: the
+        message is up, and the next record of its kind (or a start-up that posts again) puts it right."""
+        try:
+            await asyncio.to_thread(write, *args)
+        except StoreError as error:
+            log.warning("game %d: could not record a message (%s): %s", self.gid, write.__name__, error.code)
+
+
+def _short(error: BaseException) -> str:
+    if isinstance(error, discord.HTTPException):
+        return f"{error.status} {error.text or ''}".strip()
+    return type(error).__name__ + (f": {error}" if str(error) else "")

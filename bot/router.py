@@ -30,8 +30,6 @@ SIMPLE = {"roll", "buy", "decline", "end_turn", "pay_fine", "use_card", "pass_bi
 # Asked once more before: the private confirmation's button carries these verbs, and it then shows the outcome.
 CONFIRMED = {"bankrupt_yes": "bankrupt", "withdraw": "withdraw"}
 LOBBY = {"join", "leave", "addbot", "dropbot", "settings", "start", "set"}
-AUCTION_VERBS = {"bid", "bid_custom", "bid_set", "pass_bid"}
-TRADE_VERBS = {"accept_trade", "reject_trade", "counter", "cancel_trade"}
 MODAL_VERBS = {"bid_set", "trade_money_set"}  # the submissions of the bot's modals; every other verb is a click
 # The verbs whose custom_id carries an argument; every other verb has none.
 ARG_VERBS = {"bid", "lift", "menu", "pick", "set", "trade_give", "trade_take", "trade_money", "trade_money_set",
@@ -107,10 +105,6 @@ async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None
         await refuse(interaction, "no_game")
         return
     version = cid.version
-    if verb in AUCTION_VERBS:
-        session.publisher.adopt("auction", interaction.message)
-    elif verb in TRADE_VERBS:
-        session.publisher.adopt("trade", interaction.message)
     if verb in SIMPLE:
         await perform(interaction, session, lambda s: Action(kind=verb, seat=s), version=version)
     elif verb in CONFIRMED:

@@ -21,7 +21,7 @@ from bot.backoff import Backoff, transient
 from bot.config import Config
 from bot.draft import Draft
 from bot.i18n import t
-from bot.publish import Publisher
+from bot.publish import PUBLISH_ERRORS, Publisher
 from bot.store import GameRow, SeatRow, StaleVersion, Store, StoreError
 from engine import SYSTEM, Action, IllegalAction, State, edition_of, refusal
 from engine import apply as engine_apply
@@ -33,6 +33,9 @@ from engine.state import Standing
 log = logging.getLogger("turista.game")
 MAX_COMPUTER_MOVES = 400  # a safety net: computers never keep a table busy forever
 AFK_LIMIT = 3  # decisions in a row played for an absent person before a computer takes their seat
+HEAL_FIRST = 2.0  # seconds before messages Discord refused are tried again, doubling up to HEAL_LONGEST
+HEAL_LONGEST = 60.0
+RESTORE_AT_ONCE = 4  # games whose messages start-up brings up to date at the same time
 
 
 class Host(Protocol):
@@ -59,6 +62,7 @@ class Session:
         self.publisher = Publisher(self)
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.driver: asyncio.Task[None] | None = None
+        self.healing: asyncio.Task[None] | None = None  # messages being put right after Discord failed
         self.warned = -1  # the version at which the seat to act was last warned
         self.played_for = -1  # the version for which "played for…" was last said
         self.absences: dict[int, int] = {}  # seat -> decisions in a row the clock made for it
@@ -117,9 +121,10 @@ class Session:
                      describe(event, new_state, "en") or event)
         try:
             await self.publisher.publish(events)
-        except (discord.HTTPException, StoreError) as error:
-            # The move is recorded; the next one (or `refresh`) puts the table right again.
+        except PUBLISH_ERRORS as error:
+            # The move is recorded; its messages are put right in the background, or by the next move.
             log.warning("game %d: the table could not be updated: %s", self.gid, error)
+            self.heal_later()
         return events
 
     async def run(self, action: Action, actor: int | None,
@@ -158,15 +163,43 @@ class Session:
 
     # -- the messages ----------------------------------------------------------------------------------
     async def refresh(self) -> None:
-        """Bring the table up to date after a start: a crash may have come between recording a move and
-        showing it."""
+        """Bring every message that carries a pending decision up to date after a start: a crash may have
+        come between recording a move and showing it, or between posting a message and saving its id."""
         async with self.lock:
             if self.state is None or self.closed:
                 return
             try:
-                await self.publisher.refresh()
-            except discord.HTTPException as error:
-                log.warning("game %d: could not refresh the table: %s", self.gid, error)
+                await self.publisher.restore()
+                return
+            except PUBLISH_ERRORS as error:
+                log.warning("game %d: could not bring its messages up to date: %s", self.gid, error)
+        self.heal_later()
+
+    def heal_later(self) -> None:
+        """Try again, later and later, until the game has its messages with live buttons: Discord refused
+        or did not answer, and no one may click anything until then."""
+        if self.healing is None or self.healing.done():
+            self.healing = asyncio.create_task(self._heal(), name=f"turista-heal-{self.gid}")
+
+    async def _heal(self) -> None:
+        delay = HEAL_FIRST
+        failures = 0
+        while not self.closed and not self.bot.sessions.closing:
+            await asyncio.sleep(delay)
+            async with self.lock:
+                if self.state is None or self.closed:
+                    return
+                try:
+                    await self.publisher.restore()
+                except PUBLISH_ERRORS as error:
+                    failures += 1
+                    delay = min(HEAL_LONGEST, delay * 2)
+                    log.warning("game %d: its messages are still not up to date (%s); trying again in %.0f s",
+                                self.gid, error, delay)
+                    continue
+            if failures:
+                log.info("game %d: its messages are up to date again", self.gid)
+            return
 
     # -- computer seats ------------------------------------------------------------------------------
     def computer_move(self) -> Action | None:
@@ -481,6 +514,8 @@ class Session:
             self.disarm(name)
         if self.driver is not None:
             self.driver.cancel()
+        if self.healing is not None:
+            self.healing.cancel()
 
 
 class Sessions:
@@ -493,6 +528,9 @@ class Sessions:
         self.locks: dict[int, asyncio.Lock] = {}
         self.closing = False  # the process is shutting down: no new computer moves or timers
         self.background: set[asyncio.Task[None]] = set()
+        # Start-up puts the messages of every open game right; a few at a time, so that the first clicks
+        # after a restart do not queue behind a thousand posts.
+        self.restoring = asyncio.Semaphore(RESTORE_AT_ONCE)
 
     def lock_for(self, channel_id: int) -> asyncio.Lock:
         """The one lock of a channel: its lobby and its game share it."""
@@ -540,10 +578,12 @@ class Sessions:
             else:
                 rows = await asyncio.to_thread(self.bot.store.open_games, config.shard_count, config.shards)
             for row in rows:
-                if row.status != "active" or row.state is None or row.id in self.by_game:
-                    continue  # a click may already have loaded it
-                session = Session(self.bot, row)
-                self.by_game[row.id] = session
+                if row.status != "active" or row.state is None:
+                    continue
+                session = self.by_game.get(row.id)  # a click may already have loaded it
+                if session is None:
+                    session = Session(self.bot, row)
+                    self.by_game[row.id] = session
                 resumed.append(session)
         log.info("resumed %d open game(s)", len(resumed))
         for session in resumed:
@@ -552,7 +592,8 @@ class Sessions:
             task.add_done_callback(self.background.discard)
 
     async def _resume(self, session: Session) -> None:
-        await session.refresh()
+        async with self.restoring:
+            await session.refresh()
         session.after_change()
 
     async def close(self, timeout: float = 5.0) -> None:

@@ -55,7 +55,7 @@ class GameRow:
     settings: dict[str, Any]  # engine Settings fields plus the bot's own keys
     seed: int
     version: int
-    table_message_id: int | None
+    table_message_id: int | None  # the lobby message (a game in play keeps its messages in `messages`)
     deadline: float | None  # unix time the pending decision times out, None when no timer runs
     created_at: float
     updated_at: float

@@ -103,6 +103,10 @@ async def test_debt_ends_in_bankruptcy(world: World) -> None:
     final = await world.settled(gid)
     assert final.seats[debtor].out and final.phase == "over" and final.winner == 1 - debtor
     assert world.game(gid).status == "finished"
+    # The confirmation shows the outcome last, after the result is announced: wait for it before stopping.
+    confirmation = asked.message
+    await world.fake.wait_for(lambda: "De verdad" not in confirmation.content, timeout=10,
+                              what="the confirmation to show the outcome")
 
 
 async def test_a_creditor_lifts_inherited_mortgages_with_the_table_buttons(world: World) -> None:

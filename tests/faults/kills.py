@@ -1,0 +1,95 @@
+"""Kill the bot (SIGKILL) at random moments while people play, and check afterwards that every open game
+waits for a decision its messages let a person make and that every game's log replays (`store verify`).
+`bench/kill_loop.py` prints the figures; `test_kill_loop.py` runs a few kills of the same loop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.store import Store
+from bot.store.replay import verify
+from fakediscord import FakeChannel, FakeDiscord
+from tests.e2e.conftest import BotProcess, World, bot_environment
+
+
+async def keep_playing(world: World, games: dict[FakeChannel, int], host: dict[FakeChannel, Any]) -> None:
+    """People make their decisions, channel after channel, until cancelled; a game over is replaced."""
+    while True:
+        for channel, gid in list(games.items()):
+            try:
+                st = await world.settled(gid, channel, timeout=3)
+                if st.phase == "over":
+                    games[channel] = await new_game(world, channel, host[channel])
+                    continue
+                await world.play_turn_step(gid, st, channel)
+            except Exception:  # noqa: BLE001 - the bot is restarting, or a message is still being put right
+                await asyncio.sleep(0.05)
+
+
+async def new_game(world: World, channel: FakeChannel, people: Any) -> int:
+    first, second = people
+    gid = await world.open_table(first, [second], computers=1, channel=channel)
+    await world.start(gid, first, channel)
+    return gid
+
+
+async def run(kills: int, seed: int, tmp: Path, between_share: float = 0.3) -> dict[str, Any]:
+    rng = random.Random(seed)
+    began = time.monotonic()
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Mesa de pruebas", channels=("mesa", "otra"))
+        users = [fake.add_user(name, guild, locale="es-MX") for name in ("Ana", "Beto", "Carl", "Dora")]
+        db = tmp / "turista.db"
+        bot = BotProcess(fake, db, tmp / "bot.log", bot_environment(db, {}))
+        await bot.start()
+        store = Store(db)
+        world = World(fake, guild, guild.channel("mesa"), guild.channel("otra"), *users, bot, store)
+        host = {world.channel: (users[0], users[1]), world.other: (users[2], users[3])}
+        games = {channel: await new_game(world, channel, people) for channel, people in host.items()}
+        first_versions = {gid: store.game(gid).version for gid in games.values()}
+        between = 0
+        try:
+            for _ in range(kills):
+                players = asyncio.create_task(keep_playing(world, games, host))
+                if rng.random() < between_share:
+                    held = fake.hold("POST", "/channels/{channel}/messages", when="after", times=1)
+                    with contextlib.suppress(TimeoutError):
+                        await held.reached(1, timeout=5)
+                        between += 1
+                else:
+                    await asyncio.sleep(rng.uniform(0.0, 1.5))
+                await bot.kill()
+                players.cancel()
+                await asyncio.gather(players, return_exceptions=True)
+                fake.clear_faults()
+                await bot.start()
+            answerable = 0
+            for channel, gid in games.items():
+                try:
+                    st = await world.settled(gid, channel, timeout=30)
+                    if st.phase != "over":
+                        before = store.game(gid).version
+                        await world.play_turn_step(gid, st, channel)
+                        answerable += store.game(gid).version > before
+                    else:
+                        answerable += 1
+                except (AssertionError, TimeoutError) as error:
+                    print(f"game {gid}: {error}", file=sys.stderr)
+        finally:
+            await bot.stop()
+        verdicts = list(verify(store))
+        moves = sum(store.game(gid).version for gid in store.game_ids()) - sum(first_versions.values())
+        store.close()
+        errors = [line for line in bot.log().splitlines() if " ERROR " in line or "Traceback" in line]
+        return {
+            "kills": kills, "kills_between_post_and_save": between, "moves_recorded": moves,
+            "games": len(verdicts), "games_answerable": answerable, "open_games_checked": len(games),
+            "verified_ok": sum(v.ok for v in verdicts), "verify_failures": [v.line() for v in verdicts if not v.ok],
+            "errors_logged": len(errors), "seconds": round(time.monotonic() - began, 1),
+        }
