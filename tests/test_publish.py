@@ -1,0 +1,214 @@
+"""The publisher's bookkeeping without Discord: what it posts or edits from what the store holds, with which
+nonce, and what it records (the end-to-end and fault suites show the same through the fake Discord)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot import images
+from bot.publish import Publisher, nonce
+from bot.store import GameRow, SeatRow, Store
+from engine import State, new_game
+
+CHANNEL = 555
+
+
+class Response:
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "injected"
+
+
+def http_error(status: int) -> discord.HTTPException:
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+    if status >= 500:
+        kind = discord.DiscordServerError
+    return kind(Response(status), {"message": "injected", "code": 0})  # type: ignore[arg-type]
+
+
+@dataclass
+class Sent:
+    id: int
+
+
+@dataclass
+class Channel:
+    """Records posts and edits; `failures` are raised, first to last, by the next requests."""
+
+    id: int = CHANNEL
+    posts: list[dict[str, Any]] = field(default_factory=list)
+    edits: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    failures: list[discord.HTTPException] = field(default_factory=list)
+    by_nonce: dict[str, int] = field(default_factory=dict)
+    next_id: int = 1000
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> Sent:
+        if self.failures:
+            raise self.failures.pop(0)
+        self.posts.append({"content": content, **kwargs})
+        key = kwargs.get("nonce")
+        if key in self.by_nonce:  # Discord's enforce_nonce: the message that nonce made
+            return Sent(self.by_nonce[key])
+        self.next_id += 1
+        if key:
+            self.by_nonce[key] = self.next_id
+        return Sent(self.next_id)
+
+    def get_partial_message(self, message_id: int) -> Any:
+        channel = self
+
+        class Partial:
+            async def edit(self, **kwargs: Any) -> None:
+                if channel.failures:
+                    raise channel.failures.pop(0)
+                channel.edits.append((message_id, kwargs))
+
+        return Partial()
+
+
+@dataclass
+class Config:
+    auction_quiet: float = 30.0
+    minute: float = 60.0
+
+
+@dataclass
+class Host:
+    store: Store
+    channel: Channel
+    config: Config = field(default_factory=Config)
+
+    def get_partial_messageable(self, id: int, **_: Any) -> Channel:
+        return self.channel
+
+
+@dataclass
+class Owner:
+    bot: Host
+    row: GameRow
+    gid: int
+    state: State
+    lang: str = "es"
+    announced: list[State] = field(default_factory=list)
+
+    @property
+    def seats(self) -> list[SeatRow]:
+        return self.row.seats
+
+    @property
+    def channel(self) -> Channel:
+        return self.bot.channel
+
+    def user_of(self, seat: int) -> int | None:
+        return next((s.user_id for s in self.seats if s.seat == seat), None)
+
+    async def announce_winner(self, st: State) -> None:
+        self.announced.append(st)
+
+
+@pytest.fixture(autouse=True)
+def no_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def picture(*_: Any, **__: Any) -> discord.File:
+        return discord.File(io.BytesIO(b"png"), filename="board.png")
+
+    monkeypatch.setattr(images, "board_file", picture)
+    monkeypatch.setattr(images, "board_if_changed", picture)
+    monkeypatch.setattr(images, "deed_file", picture)
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Iterator[Host]:
+    with Store(tmp_path / "t.db") as store:
+        yield Host(store, Channel())
+
+
+def a_game(host: Host) -> Owner:
+    store = host.store
+    gid = store.create_game(1, CHANNEL, 7, "turismundo", {}, 3, host_name="Ana")
+    store.add_seat(gid, 8, "Beto")
+    state, events = new_game("turismundo", ["Ana", "Beto"], 3)
+    store.start_game(gid, state, events)
+    return owner_of(host, gid)
+
+
+def owner_of(host: Host, gid: int) -> Owner:
+    """The game as a fresh process finds it: everything from the store."""
+    row = host.store.game(gid)
+    assert row.state is not None
+    return Owner(host, row, gid, row.state)
+
+
+async def test_a_post_is_marked_before_and_recorded_after(host: Host) -> None:
+    owner = a_game(host)
+    await Publisher(owner).post_table()  # type: ignore[arg-type]
+    (post,) = host.channel.posts
+    version = owner.state.version
+    assert post["nonce"] == nonce(owner.gid, "table", version, None) and len(post["nonce"]) <= 25
+    row = host.store.messages(owner.gid)["table"]
+    assert (row.message_id, row.version, row.posting) == (1001, version, None)
+
+
+async def test_a_post_cut_by_a_crash_is_sent_again_with_its_nonce(host: Host) -> None:
+    owner = a_game(host)
+    version = owner.state.version
+    host.store.intend_post(owner.gid, "table", CHANNEL, version)
+    # Discord made the message; the bot died before hearing back.
+    host.channel.by_nonce[nonce(owner.gid, "table", version, None)] = 4242
+    await Publisher(owner_of(host, owner.gid)).restore()  # type: ignore[arg-type]
+    assert len(host.channel.posts) == 1 and host.channel.edits == []
+    row = host.store.messages(owner.gid)["table"]
+    assert (row.message_id, row.version, row.posting) == (4242, version, None)
+
+
+async def test_a_start_leaves_up_to_date_messages_alone_and_edits_outdated_ones(host: Host) -> None:
+    owner = a_game(host)
+    version = owner.state.version
+    host.store.posted(owner.gid, "table", CHANNEL, 77, version)
+    await Publisher(owner_of(host, owner.gid)).restore()  # type: ignore[arg-type]
+    assert host.channel.posts == [] and host.channel.edits == []
+    host.store.posted(owner.gid, "table", CHANNEL, 77, version - 1)
+    await Publisher(owner_of(host, owner.gid)).restore()  # type: ignore[arg-type]
+    assert [m for m, _ in host.channel.edits] == [77] and host.channel.edits[0][1]["view"] is not None
+    assert host.store.messages(owner.gid)["table"].version == version
+
+
+@pytest.mark.parametrize("status", [403, 404])
+async def test_a_message_that_cannot_be_edited_is_replaced(host: Host, status: int,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    owner = a_game(host)
+    host.store.posted(owner.gid, "table", CHANNEL, 77, owner.state.version - 1)
+    host.channel.failures.append(http_error(status))
+    await Publisher(owner_of(host, owner.gid)).restore()  # type: ignore[arg-type]
+    (post,) = host.channel.posts
+    assert post["nonce"] == nonce(owner.gid, "table", owner.state.version, 77)
+    assert host.store.messages(owner.gid)["table"].message_id == 1001
+    assert "the table message 77 cannot be edited" in caplog.text
+
+
+async def test_server_errors_are_tried_again(host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.publish.RETRY_DELAYS", (0.0, 0.0, 0.0))
+    owner = a_game(host)
+    host.channel.failures += [http_error(503), http_error(500)]
+    await Publisher(owner).post_table()  # type: ignore[arg-type]
+    assert len(host.channel.posts) == 1
+    host.channel.failures += [http_error(503)] * 4
+    with pytest.raises(discord.DiscordServerError):
+        await Publisher(owner).post_table()  # type: ignore[arg-type]
+    # The failed post stays marked: the next try (a heal, or a start) sends it with the same nonce.
+    assert host.store.messages(owner.gid)["table"].posting == owner.state.version
+
+
+async def test_a_decision_that_is_over_loses_its_buttons_and_its_record(host: Host) -> None:
+    owner = a_game(host)
+    host.store.posted(owner.gid, "auction", CHANNEL, 88, owner.state.version)
+    host.store.posted(owner.gid, "table", CHANNEL, 77, owner.state.version)
+    await Publisher(owner_of(host, owner.gid)).restore()  # type: ignore[arg-type]
+    assert host.channel.edits == [(88, {"view": None})]
+    assert set(host.store.messages(owner.gid)) == {"table"}
