@@ -2,13 +2,14 @@
 
     python bench/engine.py [--games 300] [--seed 1] [--players 4] [--runs 3]
 
-Each line: {"edition", "games_per_second", "turns_per_second", "turns_per_second_runs",
-"actions_per_second", "peak_rss_mb", "max_state_json_bytes"}. The timed games run on one core with every
-seat a `normal` computer player, rates per second of this process's CPU time (so that other work on the
-machine does not distort them), the median of `--runs` runs of the same games (each run's turns per second
-is listed too); the
-largest state is measured in separate games that encode the state after every action (encoding is not part
-of the timed loop). `peak_rss_mb` is the process's peak resident memory so far.
+Each line: {"edition", "build", "games_per_second", "turns_per_second", "turns_per_second_runs",
+"actions_per_second", "peak_rss_mb", "max_state_json_bytes"}. "build" says whether the engine ran compiled
+("compiled", installed with TURISTA_COMPILE=1: see README.md) or as its Python sources ("python"). The
+timed games run on one core with every seat a `normal` computer player, rates per second of this process's
+CPU time (so that other work on the machine does not distort them), the median of `--runs` runs of the same
+games (each run's turns per second is listed too); the largest state is measured in separate games that
+encode the state after every action (encoding is not part of the timed loop). `peak_rss_mb` is the
+process's peak resident memory so far.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import COMPILED  # noqa: E402
 from engine.edition import available  # noqa: E402
 from engine.rules import apply_inplace, new_game  # noqa: E402
 from engine.simulate import Driver, Options, game_seed, run  # noqa: E402
@@ -60,6 +62,7 @@ def main() -> int:
         cpu = out["cpu_seconds"]
         line = {
             "edition": edition,
+            "build": "compiled" if COMPILED else "python",
             "games": a.games,
             "games_per_second": round(a.games / cpu, 1),
             "turns_per_second": round(out["turns_mean"] * a.games / cpu),

@@ -321,9 +321,9 @@ def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
     if not board.rules(st, ed).interest_on_transfer:
         return None
     # Rules 001: each side must be able to pay the 10 % on the mortgaged titles it receives, at once.
-    for side, gets, gives in ((t.proposer, t.take, t.give), (t.target, t.give, t.take)):
+    for side, gets, pays in ((t.proposer, t.take, t.give), (t.target, t.give, t.take)):
         due = sum(board.interest_due(st, ed, sq) for sq in gets.titles if st.mortgaged[sq])
-        if st.seats[side].cash - gives.cash + gets.cash < due:
+        if st.seats[side].cash - pays.cash + gets.cash < due:
             return _no("cannot_pay_interest", amount=due)
     return None
 

@@ -57,8 +57,8 @@ def in_force(ed: Edition, settings: Settings) -> Rules:
     # Asked on every action, and a game keeps its settings object: the last answer is checked by identity
     # first, which spares hashing the settings for the cache.
     last = _last
-    if last[0] is settings and last[1] is ed:
-        return last[2]
+    if last[0] is settings and last[1] is ed and (known := last[2]) is not None:
+        return known
     rules = _in_force(ed.id, settings)
     _remember(settings, ed, rules)
     return rules

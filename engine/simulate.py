@@ -3,8 +3,8 @@ statistics.
 
     python -m engine.simulate --edition turismundo --players 4 --games 200 --seed 7 --json
 
-Each game is driven with `apply_inplace`; `Driver` decides who acts (the debtor, the target of a trade offer,
-the bidders of an auction in rotation, else the current seat) and asks `engine.ai.choose` for the move.
+Each game is played by `engine.driver.play` (its `Driver` decides who acts and asks `engine.ai` for the move);
+this module runs many and sums them up.
 """
 
 from __future__ import annotations
@@ -14,173 +14,42 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from engine import rng
-from engine.actions import Action, IllegalAction
-from engine.ai import JAIL_POLICIES, LEVELS, ROLL, choose, plan
+from engine.ai import JAIL_POLICIES, LEVELS
+from engine.driver import (  # the inner loop, compiled in a compiled build (a `python -m` module cannot be)
+    ACTIONS_PER_TURN_LIMIT,
+    CLOSE_AUCTION,
+    DEFAULT_MAX_TURNS,
+    NAMES,
+    Driver,
+    GameResult,
+    Landing,
+    game_seed,
+    play,
+    seat_levels,
+)
 from engine.edition import available
-from engine.rules import Game, apply_inplace, apply_quietly, new_game, quiet_game
-from engine.state import Auction, Settings, State
+from engine.rules import new_game
+from engine.state import Settings
 
-DEFAULT_MAX_TURNS = 2000
-# A game that needs more actions than this per turn allowed is stuck: that is a bug, never a result.
-ACTIONS_PER_TURN_LIMIT = 200
-NAMES = ("Ana", "Beto", "Carla", "Diego", "Elena", "Fausto")
-CLOSE_AUCTION = Action(kind="close_auction")
-
-
-class Driver:
-    """Picks the next action of a game played by computers only (planned moves: `apply` checks them).
-
-    Auctions are visited in rotation among the seats still bidding, starting after the last one that acted;
-    when none of them has anything to do (the leader waits), the auction is closed as the bot would after
-    its quiet period.
-    """
-
-    __slots__ = ("jail", "_auction", "_cursor")
-
-    def __init__(self, jail: str = "short") -> None:
-        self.jail = jail
-        self._auction: Auction | None = None
-        self._cursor = 0
-
-    def next_action(self, st: State) -> Action | None:
-        """The next action to apply, or None when the game is over."""
-        if st.phase == "over":
-            return None
-        seats = st.seats
-        if st.trade is not None and not st.debts:
-            target = st.trade.target
-            action = plan(st, target, seats[target].computer, self.jail)
-            if action is not None:
-                return action
-        if st.debts or st.lift is not None:
-            seat = st.seat_to_act()[0]
-            action = plan(st, seat, seats[seat].computer, self.jail)
-            if action is None:
-                raise RuntimeError(f"no move for the debtor or creditor {seat} at version {st.version}")
-            return action
-        au = st.auction
-        if au is not None:
-            return self._bid(st, au)
-        current = st.current
-        action = plan(st, current, seats[current].computer, self.jail)
-        if action is None:
-            raise RuntimeError(f"no move for the current seat {current} at version {st.version}")
-        return action
-
-    def _bid(self, st: State, au: Auction) -> Action:
-        if au is not self._auction:
-            self._auction = au
-            self._cursor = 0
-        active = au.active
-        n = len(active)
-        for k in range(n):
-            i = (self._cursor + k) % n
-            seat = active[i]
-            action = plan(st, seat, st.seats[seat].computer, self.jail)
-            if action is not None:
-                # After a pass the list shrinks and the next bidder slides into this index.
-                self._cursor = i if action.kind == "pass_bid" else i + 1
-                return action
-        return CLOSE_AUCTION
-
-
-@dataclass
-class Landing:
-    """Where tokens rest after each roll that moves them (or tries to leave jail)."""
-
-    squares: list[int] = field(default_factory=lambda: [0] * 40)
-    in_jail: int = 0
-    rolls: int = 0
-
-    def count(self, st: State, seat: int, was_jailed: bool, events: list[dict]) -> None:
-        if not was_jailed and not any(e["code"] in ("moved", "sent_to_jail") for e in events):
-            return  # a lost turn: the dice moved nothing
-        self.rolls += 1
-        me = st.seats[seat]
-        if me.jailed:
-            self.in_jail += 1
-        else:
-            self.squares[me.pos] += 1
-
-    def shares(self) -> tuple[list[float], float]:
-        total = self.rolls or 1
-        return [n / total for n in self.squares], self.in_jail / total
-
-
-@dataclass
-class GameResult:
-    turns: int
-    actions: int
-    winner: int
-    reason: str
-    levels: list[str]
-
-
-def _apply(st: State, g: Game | None, action: Action) -> list[dict]:
-    try:
-        return apply_quietly(g, action) if g is not None else apply_inplace(st, action)
-    except IllegalAction:
-        # A planned move the rules refuse: take the checked choice of the same seat (never expected).
-        safe = choose(st, action.seat, st.seats[action.seat].computer) if action.seat >= 0 else None
-        if safe is None:
-            raise
-        return apply_inplace(st, safe)
-
-
-def play(st: State, jail: str = "short", landing: Landing | None = None, max_actions: int = 0) -> GameResult:
-    """Play `st` (every seat a computer) to its end, in place."""
-    driver = Driver(jail)
-    limit = max_actions or ACTIONS_PER_TURN_LIMIT * max(st.settings.max_turns or DEFAULT_MAX_TURNS, 100)
-    actions = 0
-    events: list[dict] = []
-    # Without landing statistics no event is read but the last one: the game is played quietly.
-    g = quiet_game(st) if landing is None else None
-    seats = st.seats
-    while True:
-        if (
-            g is not None
-            and st.phase == "roll"
-            and not st.debts
-            and st.auction is None
-            and st.trade is None
-            and st.lift is None
-            and not seats[st.current].jailed
-        ):
-            # The commonest move, the one every computer makes here (`engine.ai.plan`); legal as it stands
-            # (`engine.legal`: the current seat rolls when nothing is pending), so it is not checked again.
-            events = apply_quietly(g, ROLL[st.current], checked=True)
-        else:
-            action = driver.next_action(st)
-            if action is None:
-                break
-            if landing is not None and action.kind == "roll" and st.phase == "roll":
-                was_jailed = st.seats[action.seat].jailed
-                events = _apply(st, g, action)
-                landing.count(st, action.seat, was_jailed, events)
-            else:
-                events = _apply(st, g, action)
-        actions += 1
-        if actions > limit:
-            raise RuntimeError(f"game seed {st.seed} still running after {actions} actions (turn {st.turn})")
-    reason = next((e["reason"] for e in events if e["code"] == "game_over"), "unknown")
-    return GameResult(st.turn, actions, st.winner, reason, [s.computer for s in st.seats])
-
-
-def game_seed(seed: int, game: int) -> int:
-    """The seed of game number `game` of a run: a SplitMix64 mix of (`seed`, `game`), so that runs with
-    different seeds play unrelated games (seed + game would share all but one game between seeds 3 and 4).
-    63 bits, so it also fits a signed 64-bit column."""
-    return rng.draw(seed, game) >> 1
-
-
-def seat_levels(levels: Sequence[str], players: int, game: int) -> list[str]:
-    """The level of each seat in game number `game`: `levels` repeated, rotated by one seat per game so that
-    no level keeps the same seat."""
-    n = len(levels)
-    return [levels[(s + game) % n] for s in range(players)]
+__all__ = [
+    "ACTIONS_PER_TURN_LIMIT",
+    "CLOSE_AUCTION",
+    "DEFAULT_MAX_TURNS",
+    "NAMES",
+    "Driver",
+    "GameResult",
+    "Landing",
+    "Options",
+    "game_seed",
+    "main",
+    "parse_args",
+    "play",
+    "run",
+    "seat_levels",
+    "summary",
+]
 
 
 @dataclass
