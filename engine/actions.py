@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 import msgspec
 
-SYSTEM = -1  # actions sent by the bot itself: a quiet auction closing, the time limit
+SYSTEM: Final = -1  # actions sent by the bot itself: a quiet auction closing, the time limit
 
 # Every action kind the engine knows.
 KINDS = frozenset(

@@ -6,11 +6,13 @@ the state.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.edition import Edition, Rules, Square
 from engine.rulebook import in_force
 from engine.state import BANK, HOTEL, State
 
-BOARD_SIZE = 40
+BOARD_SIZE: Final = 40
 
 
 def rules(st: State, ed: Edition) -> Rules:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from engine import rng
 from engine.actions import Action, IllegalAction
@@ -15,9 +16,9 @@ from engine.ai import ROLL, choose, plan
 from engine.rules import Game, apply_inplace, apply_quietly, quiet_game
 from engine.state import Auction, State
 
-DEFAULT_MAX_TURNS = 2000
+DEFAULT_MAX_TURNS: Final = 2000
 # A game that needs more actions than this per turn allowed is stuck: that is a bug, never a result.
-ACTIONS_PER_TURN_LIMIT = 200
+ACTIONS_PER_TURN_LIMIT: Final = 200
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Elena", "Fausto")
 CLOSE_AUCTION = Action(kind="close_auction")
 

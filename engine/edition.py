@@ -6,6 +6,7 @@ import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Final
 
 import msgspec
 
@@ -23,7 +24,7 @@ DATA_DIR = _data_dir()
 EDITIONS_DIR = DATA_DIR / "editions"
 
 # Square kinds. Titles are the squares a seat can own.
-TITLE_KINDS = frozenset({"country", "airline", "utility"})
+TITLE_KINDS: Final = frozenset({"country", "airline", "utility"})
 SQUARE_KINDS = TITLE_KINDS | {
     "go",  # salary on passing or landing
     "tax",  # pay `amount` to the bank (or to the pot with the free-parking house rule)

@@ -7,6 +7,8 @@ with `apply`.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine import board
 from engine.actions import SYSTEM, Action, IllegalAction, Offer, Trade
 from engine.edition import TITLE_KINDS, Edition
@@ -14,8 +16,10 @@ from engine.state import BANK, HOTEL, State
 
 Refusal = tuple[str, dict] | None
 
-BASE_ACTIONS = frozenset({"roll", "buy", "decline", "end_turn", "pay_fine", "use_card"})
-ASSET_ACTIONS = frozenset({"build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan", "title_to_bank"})
+BASE_ACTIONS: Final = frozenset({"roll", "buy", "decline", "end_turn", "pay_fine", "use_card"})
+ASSET_ACTIONS: Final = frozenset(
+    {"build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan", "title_to_bank"}
+)
 
 
 def _no(code: str, **params: object) -> Refusal:

@@ -6,8 +6,10 @@ so the counter stored in the state is all a replay needs (the global `random` mo
 
 from __future__ import annotations
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+from typing import Final
+
+_MASK: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 
 
 def draw(seed: int, counter: int) -> int:

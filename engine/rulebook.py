@@ -13,13 +13,14 @@ games recorded by earlier engines and compares every event.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 import msgspec
 
 from engine.edition import Edition, Rules, load
 from engine.state import Settings
 
-RULEBOOK = 1
+RULEBOOK: Final = 1
 
 # Rulebook 0, before the texts were followed to the letter: every edition rolled again on doubles, auctioned
 # a declined title, charged the 10 % to lift a mortgage and again on every transfer of a mortgaged title, built

@@ -6,6 +6,8 @@ Every change of cash is a `transfer` event (from/to a seat, the bank or the pot)
 
 from __future__ import annotations
 
+from typing import Final
+
 import msgspec
 
 from engine import board, rng
@@ -108,7 +110,7 @@ class Game:
         self.emit("debt", seat=debtor, creditor=creditor, amount=amount, reason=reason)
 
 
-POT_REASONS = frozenset({"tax", "fine", "card", "customs", "club_fee", "club_membership", "repairs"})
+POT_REASONS: Final = frozenset({"tax", "fine", "card", "customs", "club_fee", "club_membership", "repairs"})
 
 
 # -- setup ------------------------------------------------------------------------------------------

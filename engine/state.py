@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 import msgspec
 
 from engine.actions import Trade
 
-BANK = -1  # owner / payer / payee: the bank
-POT = -2  # payee: the free-parking pot (house rule)
-HOTEL = 5  # building level of a hotel; 1..4 are restaurants / houses
+BANK: Final = -1  # owner / payer / payee: the bank
+POT: Final = -2  # payee: the free-parking pot (house rule)
+HOTEL: Final = 5  # building level of a hotel; 1..4 are restaurants / houses
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

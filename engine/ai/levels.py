@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Final
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +71,7 @@ LEVELS: dict[str, Style] = {
     "dificil": replace(_NORMAL, hard=True),
 }
 
-DEFAULT_LEVEL = "normal"
+DEFAULT_LEVEL: Final = "normal"
 
 
 def style_of(level: str) -> Style:

@@ -8,6 +8,7 @@ up a block it holds unless it receives a complete block in return.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from engine import rng
 from engine.actions import Action, Offer, Trade
@@ -18,7 +19,7 @@ from engine.legal import trade_refusal, window_allows
 from engine.state import BANK, State
 
 # Offers to a person are judged by the `normal` standard and made a little sweeter.
-PERSON_MARGIN = 0.05
+PERSON_MARGIN: Final = 0.05
 
 
 def _after(st: State, trade: Trade) -> list[int]:

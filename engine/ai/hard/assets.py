@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine import board
 from engine.actions import Action
 from engine.ai.buying import bid_up_to
@@ -11,12 +13,12 @@ from engine.legal import build_plan, unmortgage_cost
 from engine.state import BANK, HOTEL, State
 
 # Cash always kept, as a share of the starting cash, on top of what the next roll may cost.
-BASE_RESERVE = 0.03
+BASE_RESERVE: Final = 0.03
 # Building beyond the third restaurant (or house) must return its cost within this share of the horizon;
 # up to the third it only has to pay within the horizon.
-HIGH_BUILD_PAYBACK = 0.6
+HIGH_BUILD_PAYBACK: Final = 0.6
 # An opponent's gain from a title counts this much when bidding to keep it from them.
-DENIAL = 0.6
+DENIAL: Final = 0.6
 
 
 def reserve(st: State, r: Returns, seat: int) -> int:

@@ -5,6 +5,8 @@ a margin, so that a person is never handed a block for nothing."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine import rng
 from engine.actions import Action, Offer, Trade
 from engine.ai.hard.assets import reserve
@@ -18,7 +20,7 @@ from engine.state import BANK, State
 
 # The seat must come out of a deal ahead of its partner by at least this share of the starting cash, and
 # ahead of where it was by at least as much.
-LEAD = 0.01
+LEAD: Final = 0.01
 
 
 def _owner_after(owner: list[int], trade: Trade) -> list[int]:

@@ -9,16 +9,18 @@ part is worth a share of what completing it would bring.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.ai.view import Table
 from engine.state import BANK, HOTEL, State
 
 # The rents expected over this many rounds make a title's worth; the game's money turns over fast
 # enough that later rounds weigh little (a block bought now pays for its buildings in a few rounds).
-HORIZON = 14.0
+HORIZON: Final = 14.0
 # A block held in part: this share of (held share)² of what the whole block would be worth.
-OPTION = 0.35
+OPTION: Final = 0.35
 LEVELS = range(HOTEL + 1)
-MIN_OPPONENTS = 3
+MIN_OPPONENTS: Final = 3
 
 
 class Returns:
