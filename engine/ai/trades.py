@@ -110,7 +110,7 @@ def _may_propose_now(st: State, seat: int) -> bool:
     version lets a seat propose at about one decision in eight."""
     if st.seats[seat].offered_turn == st.turn:
         return False
-    return rng.draw(st.seed, st.version * 7 + seat) % 8 == 0
+    return rng.below(st.seed, st.version * 7 + seat, 8) == 0
 
 
 def may_propose(st: State, t: Table, seat: int, style: Style) -> bool:

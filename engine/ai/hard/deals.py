@@ -82,7 +82,7 @@ def proposal(st: State, r: Returns, seat: int, keep: int) -> Action | None:
     best: tuple[float, Trade] | None = None
     for partner, give, take in _packages(st, r, seat):
         person = not st.seats[partner].computer
-        if person and rng.draw(st.seed, st.version * 7 + seat) % 8:
+        if person and rng.below(st.seed, st.version * 7 + seat, 8):
             continue
         base = Trade(proposer=seat, target=partner, give=Offer(titles=give), take=Offer(titles=take))
         mine_t, theirs_t = _title_gains(st, r, base, k)
