@@ -153,6 +153,19 @@ def play(st: State, jail: str = "short", landing: Landing | None = None, max_act
                 was_jailed = st.seats[action.seat].jailed
                 events = _apply(st, g, action)
                 landing.count(st, action.seat, was_jailed, events)
+            elif (
+                g is not None
+                and action.kind == "end_turn"
+                and st.phase == "end"
+                and action.seat == st.current
+                and not st.debts
+                and st.auction is None
+                and st.lift is None
+                and not seats[action.seat].out
+            ):
+                # The other move every computer makes once a turn, legal as it stands (`engine.legal`: the
+                # current seat ends its turn in the "end" phase when nothing is pending), not checked again.
+                events = apply_quietly(g, action, checked=True)
             else:
                 events = _apply(st, g, action)
         actions += 1

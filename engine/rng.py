@@ -49,19 +49,34 @@ def _times(a3: int, a2: int, a1: int, a0: int, c3: int, c2: int, c1: int, c0: in
     return t & _M16, r2, r1, r0
 
 
+# The last seed split into limbs: a game draws from one seed, which is often too wide for the word.
+_last_seed: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+
+
+def _seed_limbs(seed: int) -> tuple[int, int, int, int]:
+    global _last_seed
+    last = _last_seed
+    if last[0] == seed:
+        return last[1], last[2], last[3], last[4]
+    split = ((seed >> 48) & _M16, (seed >> 32) & _M16, (seed >> 16) & _M16, seed & _M16)
+    _last_seed = (seed, *split)
+    return split
+
+
 def limbs(seed: int, counter: int) -> tuple[int, int, int, int]:
     """`draw(seed, counter)` as four 16-bit limbs (most significant first), computed on limbs throughout."""
     k = counter + 1
     # (counter + 1) × the golden gamma, plus the seed, modulo 2⁶⁴.
     k3, k2, k1, k0 = (k >> 48) & _M16, (k >> 32) & _M16, (k >> 16) & _M16, k & _M16
     p3, p2, p1, p0 = _times(k3, k2, k1, k0, 0x9E37, 0x79B9, 0x7F4A, 0x7C15)
-    t = (seed & _M16) + p0
+    s3, s2, s1, s0 = _seed_limbs(seed)
+    t = s0 + p0
     a0 = t & _M16
-    t = (t >> 16) + ((seed >> 16) & _M16) + p1
+    t = (t >> 16) + s1 + p1
     a1 = t & _M16
-    t = (t >> 16) + ((seed >> 32) & _M16) + p2
+    t = (t >> 16) + s2 + p2
     a2 = t & _M16
-    a3 = ((t >> 16) + ((seed >> 48) & _M16) + p3) & _M16
+    a3 = ((t >> 16) + s3 + p3) & _M16
     # z ^= z >> 30; z *= 0xBF58476D1CE4E5B9
     a3, a2, a1, a0 = _times(
         a3, a2 ^ (a3 >> 14), a1 ^ (((a2 >> 14) | (a3 << 2)) & _M16), a0 ^ (((a1 >> 14) | (a2 << 2)) & _M16),
