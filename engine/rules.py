@@ -1037,24 +1037,28 @@ def _flow(g: Game) -> None:
     the turn on when nothing is pending."""
     st = g.st
     while True:
-        while st.debts and st.seats[st.debts[0].debtor].cash >= st.debts[0].amount:
-            d = st.debts.pop(0)
+        # Each field read once a round (after every action): the state's fields are the engine's costliest reads.
+        debts = st.debts
+        while debts and st.seats[debts[0].debtor].cash >= debts[0].amount:
+            d = debts.pop(0)
             g.transfer(d.debtor, d.creditor, d.amount, d.reason, **({"square": d.square} if d.square >= 0 else {}))
             g.emit("debt_paid", seat=d.debtor)
-        if st.phase == "finish":
+        phase = st.phase
+        if phase == "finish":
             _finish(g, "bankruptcy")
             return
-        if st.phase == "over" or st.debts or st.lift is not None:
+        if phase == "over" or debts or st.lift is not None:
             return
-        if st.auction is not None:
-            if _auction_done(st.auction):
+        auction = st.auction
+        if auction is not None:
+            if _auction_done(auction):
                 _close_auction(g)
                 continue
             return
         if st.auction_queue:
             _open_title_auction(g, st.auction_queue.pop(0))
             continue
-        if st.phase == "next":
+        if phase == "next":
             _start_next_turn(g)
             continue
         return

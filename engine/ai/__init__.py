@@ -41,17 +41,19 @@ def choose(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "sho
 def plan(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "short") -> Action | None:
     """The move `choose` makes, without checking it against the rules a second time: for loops that hand
     it straight to `apply_inplace`, which checks it anyway (and may fall back on `choose`)."""
+    phase = state.phase
+    seats = state.seats
     if (
-        state.phase == "roll"
+        phase == "roll"
         and seat == state.current
         and not state.debts
         and state.auction is None
         and state.trade is None
         and state.lift is None
-        and not state.seats[seat].jailed
+        and not seats[seat].jailed
     ):
         return ROLL[seat]  # every level rolls here: the commonest decision, answered first
-    if state.phase == "over" or not 0 <= seat < len(state.seats) or state.seats[seat].out:
+    if phase == "over" or not 0 <= seat < len(seats) or seats[seat].out:
         return None
     return _decide(state, table(state.edition), seat, style_of(level), jail)
 
