@@ -8,7 +8,9 @@ import os
 from setuptools import build_meta
 from setuptools.build_meta import *  # noqa: F403 (the other hooks are setuptools')
 
-COMPILER = "mypy>=1.10"
+# mypy compiles; it reads msgspec's types to compile the code that uses the state (installed only later, with
+# the project's own dependencies).
+COMPILER = ["mypy>=1.10", "msgspec>=0.18"]
 
 
 def _requires(hook, config_settings) -> list[str]:  # noqa: ANN001
@@ -19,7 +21,7 @@ def _requires(hook, config_settings) -> list[str]:  # noqa: ANN001
         needed = hook(config_settings)
     finally:
         del os.environ["TURISTA_LISTING_REQUIRES"]
-    return needed + ([COMPILER] if os.environ.get("TURISTA_COMPILE") == "1" else [])
+    return needed + (COMPILER if os.environ.get("TURISTA_COMPILE") == "1" else [])
 
 
 def get_requires_for_build_wheel(config_settings=None):  # noqa: ANN001, ANN201 (PEP 517 hook)
