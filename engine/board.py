@@ -38,15 +38,28 @@ def interest_due(st: State, ed: Edition, square: int) -> int:
     return interest(ed, ed.squares[square]) if rules(st, ed).mortgage_interest else 0
 
 
+# The edition's blocks by edition id (editions are loaded once per id, as `Edition.blocks` assumes too): read
+# here rather than through that property, which in a compiled build is a call back into Python.
+_BLOCKS: Final[dict[str, dict[str, tuple[int, ...]]]] = {}
+
+
+def blocks(ed: Edition) -> dict[str, tuple[int, ...]]:
+    """`ed.blocks`: block id -> its squares."""
+    found = _BLOCKS.get(ed.id)
+    if found is None:
+        found = _BLOCKS[ed.id] = ed.blocks
+    return found
+
+
 def owns_block(st: State, ed: Edition, seat: int, block: str) -> bool:
-    return all(st.owner[j] == seat for j in ed.blocks[block])
+    return all(st.owner[j] == seat for j in blocks(ed)[block])
 
 
 def block_has_buildings(st: State, ed: Edition, square: int) -> bool:
     sq = ed.squares[square]
     if sq.kind != "country":
         return False
-    return any(st.level[j] for j in ed.blocks[sq.block])
+    return any(st.level[j] for j in blocks(ed)[sq.block])
 
 
 def count_owned(st: State, ed: Edition, seat: int, kind: str) -> int:
@@ -83,11 +96,11 @@ def rent(st: State, ed: Edition, square: int, dice_total: int, game_rules: Rules
         if level:
             return sq.rents[level]
         owners = st.owner
-        for j in ed.blocks[sq.block]:
+        for j in blocks(ed)[sq.block]:
             if owners[j] != owner:
                 return sq.rents[0]
         if (game_rules or rules(st, ed)).double_rent_with_mortgaged or not any(
-            st.mortgaged[j] for j in ed.blocks[sq.block]
+            st.mortgaged[j] for j in blocks(ed)[sq.block]
         ):
             return sq.rents[0] * 2
         return sq.rents[0]
@@ -116,7 +129,7 @@ def build_blocker(st: State, ed: Edition, seat: int, square: int) -> str:
         return "not_buildable"
     if st.owner[square] != seat:
         return "not_owner"
-    block = ed.blocks[sq.block]
+    block = blocks(ed)[sq.block]
     if not all(st.owner[j] == seat for j in block):
         return "block_incomplete"
     if any(st.mortgaged[j] for j in block):
@@ -136,7 +149,7 @@ def sell_blocker(st: State, ed: Edition, seat: int, square: int) -> str:
     level = st.level[square]
     if level == 0:
         return "no_buildings"
-    if level < max(st.level[j] for j in ed.blocks[sq.block]) and rules(st, ed).even_building:
+    if level < max(st.level[j] for j in blocks(ed)[sq.block]) and rules(st, ed).even_building:
         return "sell_evenly"
     return ""
 
@@ -211,7 +224,7 @@ def net_worth(st: State, ed: Edition, seat: int) -> tuple[int, int, int]:
         if st.owner[sq.index] == seat:
             titles += title_value(st, ed, sq.index)
             buildings += buildings_value(sq, st.level[sq.index])
-    loans = sum(ln.balance for ln in st.loans if st.owner[ed.blocks[ln.block][0]] == seat)
+    loans = sum(ln.balance for ln in st.loans if st.owner[blocks(ed)[ln.block][0]] == seat)
     return st.seats[seat].cash + titles + buildings - loans, titles, buildings
 
 

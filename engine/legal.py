@@ -184,7 +184,7 @@ def _loan_refusal(st: State, ed: Edition, a: Action, in_debt: bool) -> Refusal:
         return _no("loans_off")
     if not st.seats[a.seat].club:
         return _no("not_a_member")
-    if a.block not in ed.economy.club_loans or a.block not in ed.blocks:
+    if a.block not in ed.economy.club_loans or a.block not in board.blocks(ed):
         return _no("no_loan_for_block")
     if not board.owns_block(st, ed, a.seat, a.block):
         return _no("loan_needs_block", block=a.block)
@@ -207,7 +207,7 @@ def unmortgage_cost(st: State, ed: Edition, square: int) -> int:
 def build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> list[int]:
     """The squares of `square`'s block that `count` even builds starting on `square` would use."""
     squares = ed.squares
-    block = ed.blocks[squares[square].block]
+    block = board.blocks(ed)[squares[square].block]
     levels = {j: st.level[j] for j in block}
     even = board.rules(st, ed).even_building
     cash = st.seats[seat].cash
@@ -356,7 +356,7 @@ def _window_open(st: State, ed: Edition) -> bool:
         if owner[sq.index] == BANK and sq.kind in TITLE_KINDS:
             return False
     # Every title is held by a seat now: a block is whole when one seat holds all of it.
-    for members in ed.blocks.values():
+    for members in board.blocks(ed).values():
         first = owner[members[0]]
         for j in members:
             if owner[j] != first:

@@ -523,7 +523,7 @@ def _seize_buildings(g: Game, loan: Loan) -> None:
     its cost, as when it buys them back) until the balance is covered; what is still owed after that, the
     owner of the block pays like any debt (a loan is never free money)."""
     st, ed = g.st, g.ed
-    block = ed.blocks[loan.block]
+    block = board.blocks(ed)[loan.block]
     seized = 0
     while loan.balance > 0 and any(st.level[j] for j in block):
         j = max(block, key=lambda k: st.level[k])
@@ -764,7 +764,7 @@ def _break_hotels(g: Game, square: int) -> list[tuple[int, int, int]]:
     stays even (rules 000, 001); otherwise only that hotel goes back.
     Returns (square, value at half its cost, buildings taken) for each square stripped."""
     st, ed = g.st, g.ed
-    block = ed.blocks[ed.squares[square].block] if g.rules.even_building else (square,)
+    block = board.blocks(ed)[ed.squares[square].block] if g.rules.even_building else (square,)
     taken: list[tuple[int, int, int]] = []
     for j in block:
         if st.level[j] == HOTEL:
@@ -944,7 +944,7 @@ def _liquidate(g: Game, s: int, creditor: int) -> None:
             st.owner[i] = BANK
             st.mortgaged[i] = False
             st.auction_queue.append(i)
-        st.loans = [ln for ln in st.loans if st.owner[ed.blocks[ln.block][0]] != BANK]
+        st.loans = [ln for ln in st.loans if st.owner[board.blocks(ed)[ln.block][0]] != BANK]
     seat.out = True
     seat.jailed = False
     st.eliminated.append(s)

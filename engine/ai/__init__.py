@@ -122,7 +122,7 @@ def _end_of_turn(st: State, t: Table, seat: int, style: Style) -> Action | None:
     # Cheap tests first: lifting needs more cash than the level's floor for it, building more than the floor
     # plus the cheapest building; only then is the exact reserve (the worst rent on the board) looked up.
     build_floor = int(style.build_reserve * start)
-    may_lift = cash > style.unmortgage_reserve * start and True in st.mortgaged and money.has_mortgaged(st, t, seat)
+    may_lift = cash > style.unmortgage_reserve * start and any(st.mortgaged) and money.has_mortgaged(st, t, seat)
     cheapest = money.cheapest_build(st, t, seat, style)
     may_build = cheapest > 0 and cash - cheapest >= build_floor
     # Borrow from the club only to build what cash alone cannot pay for.

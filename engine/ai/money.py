@@ -184,7 +184,7 @@ def loan_to_build(st: State, t: Table, seat: int, style: Style, block: str, rese
     """The loan for `block` when the buildings it pays for bring the block to a rent that two landings (the
     loan's term) would repay; otherwise the bank would seize buildings, which makes it a bad bargain."""
     ed = t.ed
-    members = ed.blocks[block]
+    members = board.blocks(ed)[block]
     amount = ed.economy.club_loans[block]
     budget = st.seats[seat].cash + amount - reserve
     levels = [st.level[j] for j in members]
