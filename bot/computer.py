@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from engine import Action, State, edition_of, legal_actions
+from engine import Action, State, edition_of, legal_actions, legal_kinds
 
 Chooser = Callable[..., Action]
 
@@ -76,5 +76,5 @@ def ends_by_itself(state: State) -> Action | None:
             or state.lift is not None:
         return None
     seat = state.current
-    kinds = {a.kind for a in legal_actions(state, seat)} - {"withdraw"}
+    kinds = legal_kinds(state, seat) - {"withdraw"}
     return Action(kind="end_turn", seat=seat) if kinds == {"end_turn"} else None

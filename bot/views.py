@@ -12,7 +12,7 @@ import discord
 from bot import ui
 from bot.i18n import t
 from bot.store import GameRow, SeatRow, engine_settings
-from engine import Action, State, available, board, edition_of, legal_actions, load
+from engine import Action, State, available, board, edition_of, legal_actions, legal_kinds, load
 from engine.ai.levels import LEVELS as COMPUTER_LEVELS
 from engine.i18n import money, text
 from engine.legal import refusal, unmortgage_cost
@@ -194,8 +194,8 @@ def table_content(state: State, seats: list[SeatRow], events: list[dict], lang: 
     return ui.fit(lines, head=turn_header(state, events, lang), tail=tail)
 
 
-def _legal_by_seat(state: State) -> dict[int, list[Action]]:
-    return {s: legal_actions(state, s) for s in range(len(state.seats)) if not state.seats[s].out}
+def _kinds_by_seat(state: State) -> dict[int, set[str]]:
+    return {s: legal_kinds(state, s) for s in range(len(state.seats)) if not state.seats[s].out}
 
 
 def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
@@ -203,13 +203,13 @@ def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
         return None
     v = state.version
     ed = edition_of(state)
-    legal = _legal_by_seat(state)
-    kinds_anyone = {a.kind for acts in legal.values() for a in acts}
+    legal = _kinds_by_seat(state)
+    kinds_anyone = set().union(*legal.values())
     first: list[discord.ui.Item] = []
     if state.debts:
         debtor = state.debts[0].debtor
         # A computer settles its own debts: nobody gets buttons for them.
-        mine = set() if state.seats[debtor].computer else {a.kind for a in legal.get(debtor, [])}
+        mine = set() if state.seats[debtor].computer else legal.get(debtor, set())
         for kind in ("sell", "mortgage", "sell_title", "title_to_bank"):
             if kind in mine:
                 first.append(ui.button(game, v, "menu", t(lang, f"button.{kind}"), arg=kind, row=0))
@@ -221,11 +221,11 @@ def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
                                    row=0))
         return ui.view(*first, ui.button(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
     if state.lift is not None:
-        return ui.view(*_lift_buttons(game, state, legal, lang),
+        return ui.view(*_lift_buttons(game, state, lang),
                        ui.button(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
     # A computer's own decisions get no buttons: it plays them itself, at a human pace.
     if state.auction is None and not state.seats[state.current].computer:
-        current = {a.kind for a in legal.get(state.current, [])}
+        current = legal.get(state.current, set())
         seat = state.seats[state.current]
         if "roll" in current:
             label = t(lang, "button.customs_roll") if state.phase == "customs" else t(lang, "button.roll")
@@ -255,13 +255,13 @@ def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
     return ui.view(*first, *others)
 
 
-def _lift_buttons(game: int, state: State, legal: dict[int, list[Action]], lang: str) -> list[discord.ui.Item]:
+def _lift_buttons(game: int, state: State, lang: str) -> list[discord.ui.Item]:
     """The creditor's decision on inherited mortgages: lift one for the mortgage alone, or keep the rest."""
     assert state.lift is not None
     creditor = state.lift.seat
     if state.seats[creditor].computer:
         return []
-    mine = legal.get(creditor, [])
+    mine = legal_actions(state, creditor)
     lifts = [a.square for a in mine if a.kind == "unmortgage" and a.square in state.lift.squares]
     ed = edition_of(state)
     items: list[discord.ui.Item] = []

@@ -16,6 +16,7 @@ from engine import _modules  # first: it decides between the compiled modules an
 from engine.actions import SYSTEM, Action, IllegalAction, Offer, Trade
 from engine.edition import Edition, available, load
 from engine.legal import legal_actions as _legal_actions
+from engine.legal import legal_kinds as _legal_kinds
 from engine.legal import refusal
 from engine.rules import Event, apply, apply_inplace, new_game
 from engine.state import BANK, HOTEL, POT, Settings, State, clone, from_json, to_json
@@ -27,6 +28,11 @@ COMPILED = _modules.compiled()
 def legal_actions(state: State, seat: int) -> list[Action]:
     """What `seat` may do now (see `engine.legal.legal_actions`)."""
     return _legal_actions(state, load(state.edition), seat)
+
+
+def legal_kinds(state: State, seat: int) -> set[str]:
+    """The kinds of action `seat` may send now (see `engine.legal.legal_kinds`)."""
+    return _legal_kinds(state, load(state.edition), seat)
 
 
 def edition_of(state: State) -> Edition:
@@ -54,6 +60,7 @@ __all__ = [
     "edition_of",
     "from_json",
     "legal_actions",
+    "legal_kinds",
     "load",
     "new_game",
     "refusal",

@@ -383,6 +383,23 @@ def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
     edition's steps above the current bid."""
     if st.phase == "over" or not 0 <= seat < len(st.seats) or st.seats[seat].out:
         return []
+    return [a for a in _candidates(st, ed, seat) if refusal(st, ed, a) is None] + _open_ended(st, ed, seat)
+
+
+def legal_kinds(st: State, ed: Edition, seat: int) -> set[str]:
+    """The kinds of `legal_actions(st, ed, seat)`, each found with its first accepted action: what a table's
+    buttons need, at a fraction of the cost of listing every title's every action."""
+    if st.phase == "over" or not 0 <= seat < len(st.seats) or st.seats[seat].out:
+        return set()
+    kinds: set[str] = set()
+    for a in _candidates(st, ed, seat):
+        if a.kind not in kinds and refusal(st, ed, a) is None:
+            kinds.add(a.kind)
+    return kinds | {a.kind for a in _open_ended(st, ed, seat)}
+
+
+def _candidates(st: State, ed: Edition, seat: int) -> list[Action]:
+    """The concrete actions `seat` might send now, before the rules are asked about each."""
     cands: list[Action] = []
     if st.debts and st.debts[0].debtor == seat:
         cands.append(Action(kind="bankrupt", seat=seat))
@@ -418,7 +435,12 @@ def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
             cands += [Action(kind="accept_trade", seat=seat), Action(kind="reject_trade", seat=seat)]
         if st.trade.proposer == seat:
             cands.append(Action(kind="cancel_trade", seat=seat))
-    out = [a for a in cands if refusal(st, ed, a) is None]
+    return cands
+
+
+def _open_ended(st: State, ed: Edition, seat: int) -> list[Action]:
+    """The templates of actions whose details the player chooses (a trade proposal) or that are always open."""
+    out: list[Action] = []
     if st.trade is None and not st.ending and window_allows(st, ed, seat):
         out.append(Action(kind="propose_trade", seat=seat))
     if ed.rules.withdrawal and not any(d.debtor == seat for d in st.debts):

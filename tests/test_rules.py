@@ -1207,3 +1207,16 @@ def test_rigged_dice_are_used_before_the_generator() -> None:
     st = rig(game(), 6, 5)
     st, ev = act(st, "roll")
     assert ev[0]["dice"] == [6, 5]
+
+
+@pytest.mark.parametrize("edition", ["turismundo", "mundial", "monopolio"])
+def test_legal_kinds_are_the_kinds_of_the_legal_actions(edition: str) -> None:
+    from engine import apply_inplace, clone, legal_kinds
+    from render.sample import play, simple_choice
+
+    first, steps = play(edition, seed=2, turns=10_000, choose=simple_choice)
+    st = clone(first)
+    for action, _ in steps:
+        apply_inplace(st, action)
+        for seat in range(-1, len(st.seats) + 1):
+            assert legal_kinds(st, seat) == {a.kind for a in legal_actions(st, seat)}, (st.version, seat)
