@@ -1,0 +1,73 @@
+"""CPU time of a table's buttons (`bot.views.table_view`) over every position of sample games.
+
+    python bench/views.py [--runs 3]
+
+Prints one JSON line: the mean CPU time per position of `table_view`, and of what it needs to know about
+every seat (the kinds of action each may send): listed through `engine.legal_actions` (every title's every
+action) or found through `engine.legal_kinds` (one accepted action per kind); each the median of `--runs`
+passes over the positions of three games, one per edition.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot import views  # noqa: E402
+from engine import State, apply_inplace, clone, legal_actions, legal_kinds  # noqa: E402
+from render.sample import play, simple_choice  # noqa: E402
+
+EDITIONS = ("turismundo", "mundial", "monopolio")
+
+
+def positions(seed: int = 5) -> list[State]:
+    found = []
+    for edition in EDITIONS:
+        first, steps = play(edition, seed=seed, turns=10_000, choose=simple_choice)
+        st = clone(first)
+        for action, _ in steps:
+            apply_inplace(st, action)
+            if st.phase != "over":
+                found.append(clone(st))
+    return found
+
+
+def per_position_ms(states: list[State], work: Callable[[State], object], runs: int) -> float:
+    passes = []
+    for _ in range(runs):
+        start = time.process_time()
+        for st in states:
+            work(st)
+        passes.append(1000 * (time.process_time() - start) / len(states))
+    return round(statistics.median(passes), 4)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    states = positions()
+
+    def every_action(st: State) -> object:
+        return {s: {a.kind for a in legal_actions(st, s)} for s in range(len(st.seats))}
+
+    def kinds(st: State) -> object:
+        return {s: legal_kinds(st, s) for s in range(len(st.seats))}
+
+    print(json.dumps({
+        "positions": len(states),
+        "table_view_ms": per_position_ms(states, lambda st: views.table_view(1, st, "es"), args.runs),
+        "kinds_through_legal_actions_ms": per_position_ms(states, every_action, args.runs),
+        "kinds_through_legal_kinds_ms": per_position_ms(states, kinds, args.runs),
+    }))
+
+
+if __name__ == "__main__":
+    main()
