@@ -33,10 +33,11 @@ class _SourcesFirst(abc.MetaPathFinder):
         return None
 
 
-def _stale_compiled_modules() -> list[str]:
-    """The compiled modules that no longer match their source: the source changed since the build, or the
-    extension is not in the build's record (a module no longer compiled, or a build made another way)."""
-    here = Path(__file__).resolve().parent
+def stale_compiled_modules(here: Path | None = None) -> list[str]:
+    """The compiled modules of the package in `here` (this one by default) that no longer match their source:
+    the source changed since the build, or the extension is not in the build's record (a module no longer
+    compiled, or a build made another way)."""
+    here = here or Path(__file__).resolve().parent
     root = here.parent
     suffixes = tuple(machinery.EXTENSION_SUFFIXES)
     extensions = [p for p in here.rglob("*") if p.name.endswith(suffixes)]
@@ -62,7 +63,7 @@ def _choose_modules() -> None:
     if os.environ.get("TURISTA_PURE") == "1":
         sys.meta_path.insert(0, _SourcesFirst())
         return
-    stale = _stale_compiled_modules()
+    stale = stale_compiled_modules()
     if stale:
         sys.meta_path.insert(0, _SourcesFirst())
         warnings.warn(
