@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot import images, names, ui, views
+from bot import game_thread, images, names, ui, views
 from bot.client import bot_of
 from bot.i18n import lang_of, t
 from bot.publish import PUBLISH_ERRORS
@@ -344,13 +344,22 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
         await asyncio.to_thread(bot.store.start_game, row.id, state, events, deadline=deadline)
         lang = bot.table_lang(interaction)
         await images.warm_up(state.edition, lang)
+        started = t(lang, "lobby.started")
+        if (lobby_id := row.table_message_id) is not None:
+            await game_thread.remember_lobby(bot, row, lobby_id)
+            if game_thread.wanted(row):
+                thread_id, why_not = await game_thread.open_thread(bot, row, lobby_id, lang)
+                started = t(lang, "lobby.started_thread", thread=f"<#{thread_id}>") if thread_id \
+                    else f"{started}\n{why_not}"
         row = await asyncio.to_thread(bot.store.game, row.id)
         session = await bot.sessions.for_game(row.id)
         assert session is not None
+        # A start-up that raced this start may have loaded the game before its thread was stored.
+        session.row, session.state = row, row.state
         session.publisher.turn_events = list(events)
         # The game is stored: whatever Discord answers now, its computer seats and clocks start below.
         try:
-            await close_lobby(interaction, row, t(lang, "lobby.started"))
+            await close_lobby(interaction, row, started)
         except discord.HTTPException as error:
             log.warning("game %d: started; the lobby message could not be closed: %s", row.id, error)
         try:

@@ -88,6 +88,8 @@ class Owner(Protocol):
 
     async def announce_winner(self, st: State) -> None: ...
 
+    def show_progress(self, st: State) -> None: ...
+
 
 class Publisher:
     def __init__(self, session: Owner) -> None:
@@ -141,6 +143,7 @@ class Publisher:
                     c, nonce=k, allowed_mentions=ui.NO_MENTIONS), "post a finished turn")
             self.turn_events = turns[-1]
             await self.post_table()
+            self.session.show_progress(st)
         else:
             await self._show_table(live=st.phase != "over")
         if st.phase == "over":

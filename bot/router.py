@@ -101,7 +101,7 @@ async def _route(interaction: discord.Interaction, cid: ids.ComponentId) -> None
         await lobby.end_game(interaction, cid.game)
         return
     session = await bot_of(interaction).sessions.for_game(cid.game)
-    if session is None or session.channel_id != interaction.channel_id:
+    if session is None or not session.plays_in(interaction.channel_id):
         await refuse(interaction, "no_game")
         return
     version = cid.version

@@ -11,12 +11,12 @@ import asyncio
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 import discord
 
-from bot import computer, images, ui, views
+from bot import computer, game_thread, images, ui, views
 from bot.backoff import Backoff, transient
 from bot.config import Config
 from bot.draft import Draft
@@ -33,6 +33,7 @@ from engine.state import Standing
 log = logging.getLogger("turista.game")
 MAX_COMPUTER_MOVES = 400  # a safety net: computers never keep a table busy forever
 AFK_LIMIT = 3  # decisions in a row played for an absent person before a computer takes their seat
+LOBBY_EVERY = 60.0  # seconds between two updates of the game's state on its lobby message
 HEAL_FIRST = 2.0  # seconds before messages Discord refused are tried again, doubling up to HEAL_LONGEST
 HEAL_LONGEST = 60.0
 RESTORE_AT_ONCE = 4  # games whose messages start-up brings up to date at the same time
@@ -68,6 +69,7 @@ class Session:
         self.absences: dict[int, int] = {}  # seat -> decisions in a row the clock made for it
         self.closed = False
         self.drafts: dict[int, Draft] = {}  # person -> the trade offer they are putting together, unsent
+        self.lobby_shown = 0.0  # when the lobby message last showed the game's state (monotonic)
         guild = bot.get_guild(row.guild_id)
         self.lang = language_of(str(guild.preferred_locale)) if guild else "es"
 
@@ -92,7 +94,25 @@ class Session:
 
     @property
     def channel(self) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(self.channel_id, guild_id=self.row.guild_id)
+        """Where the game's messages go: its thread, else its channel."""
+        return self.bot.get_partial_messageable(self.row.where, guild_id=self.row.guild_id)
+
+    def plays_in(self, channel_id: int | None) -> bool:
+        """Whether an interaction from `channel_id` is at this game's table (its channel or its thread)."""
+        return channel_id is not None and channel_id in (self.channel_id, self.row.thread_id)
+
+    def show_progress(self, st: State) -> None:
+        """Now and then, the lobby message in the channel tells how the game goes (in the background: no
+        click waits for it)."""
+        now = time.monotonic()
+        if "lobby" not in self.row.messages or now - self.lobby_shown < LOBBY_EVERY:
+            return
+        self.lobby_shown = now
+        self._show_in_lobby(game_thread.progress(self.row, st, self.lang))
+
+    def _show_in_lobby(self, line: str) -> None:
+        self.bot.sessions.spawn(game_thread.show_in_lobby(self.bot, self.row, self.lang, line),
+                                f"turista-lobby-{self.gid}")
 
     # -- applying ------------------------------------------------------------------------------------
     def check(self, action: Action, version: int | None = None) -> tuple[str, dict[str, Any]] | None:
@@ -474,6 +494,7 @@ class Session:
 
     async def announce_winner(self, st: State) -> None:
         await self._announce(st, t(self.lang, "over.title", seat=views.seat_label(st, st.winner)), st.standings)
+        self._show_in_lobby(game_thread.result(st, self.lang))
 
     async def _announce(self, st: State, head: str, standings: list[Standing]) -> None:
         """The final ranking with the end-of-game picture, for a game won or ended by the host."""
@@ -508,6 +529,7 @@ class Session:
         self.bot.sessions.forget(self)
         if st is not None:
             await self._announce(st, t(self.lang, "over.ended", who=who), standings(st, edition_of(st)))
+            self._show_in_lobby(game_thread.result(st, self.lang, who))
 
     def cancel_tasks(self) -> None:
         for name in list(self.timers):
@@ -556,7 +578,7 @@ class Sessions:
             return session
 
     async def for_channel(self, channel_id: int) -> Session | None:
-        session = next((s for s in self.by_game.values() if s.channel_id == channel_id), None)
+        session = next((s for s in self.by_game.values() if s.plays_in(channel_id)), None)
         if session is not None:
             return session
         row = await asyncio.to_thread(self.bot.store.game_by_channel, channel_id)
@@ -587,9 +609,13 @@ class Sessions:
                 resumed.append(session)
         log.info("resumed %d open game(s)", len(resumed))
         for session in resumed:
-            task = asyncio.create_task(self._resume(session), name=f"turista-resume-{session.gid}")
-            self.background.add(task)
-            task.add_done_callback(self.background.discard)
+            self.spawn(self._resume(session), f"turista-resume-{session.gid}")
+
+    def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run `work` in the background, kept alive until it ends."""
+        task = asyncio.create_task(work, name=name)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     async def _resume(self, session: Session) -> None:
         async with self.restoring:

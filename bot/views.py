@@ -29,8 +29,9 @@ DEFAULT_TURN_TIMEOUT = 120  # one absent friend never stalls a table; 0 (none) i
 TOGGLES = (
     "auction_on_decline", "free_parking_pot", "double_rent_with_mortgaged", "trading_window", "club_loans",
     "staggered_start", "auction_only", "no_rent_in_jail", "random_order", "deal_titles",
-    "doubles_roll_again", "three_doubles_jail", "mortgage_interest", "even_building",
+    "doubles_roll_again", "three_doubles_jail", "mortgage_interest", "even_building", "thread",
 )
+BOT_SWITCHES = {"thread": True}  # the bot's own switches (not engine rules) and their defaults
 LIFT_BUTTONS = 4  # inherited mortgages offered as buttons; more go through the Lift mortgage… menu
 ENDINGS = ("last", "bankruptcy2", "turns30", "turns60", "turns100")
 
@@ -72,6 +73,8 @@ def toggle_value(settings: dict[str, Any], ed: Any, name: str) -> bool:
     """Whether the switch `name` is on for a game about to start with these lobby settings."""
     if name == "deal_titles":
         return bool(settings.get("deal_titles", 0))
+    if name in BOT_SWITCHES:
+        return bool(settings.get(name, BOT_SWITCHES[name]))
     # What a new game of `ed` would store: the edition's rules under the house rules chosen so far.
     return bool(getattr(settle(ed, engine_settings(settings)), name))
 

@@ -473,12 +473,19 @@ class FakeDiscord:
         await self.state.delete_message(message)
 
     # -- inspecting what the bot did ----------------------------------------------------------------
-    def messages(self, channel: FakeChannel, *, include_ephemeral: bool = True) -> list[FakeMessage]:
+    def messages(self, channel: FakeChannel, *, include_ephemeral: bool = True,
+                 threads: bool = False) -> list[FakeMessage]:
         """Messages currently in ``channel``, oldest first, with edits applied and deletions gone.
 
         Ephemeral responses are included (their ``ephemeral`` is True) unless ``include_ephemeral=False``.
+        With ``threads``, the messages of the threads started in ``channel`` are merged in, in the order they
+        were posted, as a reader following the channel and its threads sees them.
         """
         found = self.state.channel_messages(channel)
+        if threads:
+            for thread in self.threads(channel):
+                found += self.state.channel_messages(thread)
+            found.sort(key=lambda m: m.id)
         return found if include_ephemeral else [m for m in found if not m.ephemeral]
 
     def threads(self, channel: FakeChannel) -> list[FakeChannel]:

@@ -329,3 +329,13 @@ def test_the_trade_builder_warns_of_a_gift_or_a_loan_before_it_is_sent() -> None
     assert "No loans" in content
     content, _ = builder(session, 0, Draft(target=1, give={7}, take_cash=5000), "es")  # type: ignore[arg-type]
     assert "⚠️" not in content
+
+
+def test_the_lobby_line_names_the_winner_or_who_ended_the_game() -> None:
+    from bot import game_thread
+
+    st, _ = new_game("turismundo", ["Ana", "Beto"], seed=3)
+    ended = game_thread.result(st, "es", "Ana")
+    assert ended.startswith("🏁 Ana terminó la partida en el turno") and "a la cabeza:" in ended
+    st.winner, st.phase = 1, "over"
+    assert game_thread.result(st, "en") == f"🏆 Beto won the game ({st.turn} turns)."

@@ -20,7 +20,7 @@ from engine.i18n import LANGUAGES, Name, catalogue, fill, gender_of, sentence
 
 FORMATTER = string.Formatter()
 
-PEOPLE = ("seat", "who", "name", "proposer", "target", "bidder", "host", "winner")
+PEOPLE = ("seat", "who", "name", "proposer", "target", "bidder", "host", "winner", "leader")
 PARTIES = ("other", "payer", "payee", "creditor", "owner")
 MONEY = ("amount", "price", "cash", "fine", "cost", "worth", "rent", "minimum", "mortgage", "house", "hotel",
          "start", "salary", "fee", "raisable")
@@ -33,7 +33,8 @@ FRAGMENTS = ("event.item.", "event.level.", "event.party.", "bot.level.", "bot.s
              "bot.status.houses", "bot.status.overview_jailed", "bot.trade.nothing", "bot.trade.cards",
              "bot.settings.none",
              "bot.cmd.", "render.", "square.", "deck.", "block.", "gender.", "bot.menu.hint.", "bot.button.",
-             "bot.choice.", "bot.rule.", "bot.ending.", "bot.lobby.empty", "edition.", "bot.embed.")
+             "bot.choice.", "bot.rule.", "bot.ending.", "bot.lobby.empty", "edition.", "bot.embed.",
+             "bot.lobby.no_thread_")
 
 # A person's gender is unknown: no adjective or participle may agree with a player.
 PERSON_AGREEMENT = re.compile(
@@ -89,6 +90,8 @@ def samples(lang: str) -> dict[str, list[object]]:
         "log": ["sandbox-out/bot.log"],
         "path": ["session.txt"],
         "detail": ["limit POST /callback content too long"],
+        "thread": ["<#123>"],
+        "why": _names(lang, "bot.lobby.no_thread_"),
     }
     for name in PEOPLE:
         values.setdefault(name, ["Ana", "🤖 Lupita", "<@123>"])

@@ -43,6 +43,13 @@ class Sandbox:
         self.record: IO[str] | None = None
         self._pending_computers = 0
 
+    def all_messages(self) -> list[FakeMessage]:
+        """The table's channel and the game's thread, as one conversation."""
+        return self.fake.messages(self.channel, threads=True)
+
+    def public_messages(self) -> list[FakeMessage]:
+        return self.fake.messages(self.channel, include_ephemeral=False, threads=True)
+
     def text(self, key: str, **params: object) -> str:
         return text(self.lang, f"sandbox.{key}", **params)
 
@@ -159,7 +166,7 @@ class Sandbox:
         if verb.name == "help":
             self.say(self.text("help"))
         elif verb.name == "look":
-            table = [m for m in self.fake.messages(self.channel, include_ephemeral=False) if m.attachments]
+            table = [m for m in self.public_messages() if m.attachments]
             if table:
                 self._show(table[-1])
         else:
@@ -230,7 +237,7 @@ class Sandbox:
 
     # -- printing what the bot did ----------------------------------------------------------------------
     def _show(self, message: FakeMessage, *, private: bool = False) -> None:
-        self.printer.track(self.fake.messages(self.channel))
+        self.printer.track(self.all_messages())
         for line in self.printer.show(message, private=private):
             self.say(line)
 
@@ -263,10 +270,10 @@ class Sandbox:
             await self._answer(await self._use(control, None))
 
     def _versions(self) -> dict[int, int]:
-        return {m.id: len(m.history) for m in self.fake.messages(self.channel) if not m.loading}
+        return {m.id: len(m.history) for m in self.all_messages() if not m.loading}
 
     def _newest_with_buttons(self) -> FakeMessage | None:
-        with_buttons = [m for m in self.fake.messages(self.channel, include_ephemeral=False) if m.buttons()]
+        with_buttons = [m for m in self.public_messages() if m.buttons()]
         return with_buttons[-1] if with_buttons else None
 
     async def _modal(self, reply: Reply) -> None:
@@ -302,7 +309,7 @@ class Sandbox:
         """Print the bot's messages as they come, until it has been quiet for `quiet` seconds."""
         start = last_change = time.monotonic()
         while time.monotonic() - last_change < max(quiet, self.args.pace * 2 + 0.3):
-            for message in self.printer.changed(self.fake.messages(self.channel, include_ephemeral=False)):
+            for message in self.printer.changed(self.public_messages()):
                 self._show(message)
                 last_change = time.monotonic()
             if time.monotonic() - start > cap:

@@ -105,7 +105,7 @@ class World:
         return self.store.game(gid)
 
     def bot_messages(self, channel: FakeChannel | None = None) -> list[FakeMessage]:
-        return [m for m in self.fake.messages(channel or self.channel, include_ephemeral=False)
+        return [m for m in self.fake.messages(channel or self.channel, include_ephemeral=False, threads=True)
                 if m.author.id == self.fake.bot_user.id]
 
     def with_verb(self, verb: str, channel: FakeChannel | None = None) -> FakeMessage | None:

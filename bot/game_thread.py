@@ -1,0 +1,90 @@
+"""A thread per game (a house rule, on by default): the game is played in a thread started from its lobby
+message, so a long game does not bury the channel; the lobby message stays in the channel and tells how the
+game goes and, at the end, its result."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import aiohttp
+import discord
+
+from bot import ui, views
+from bot.i18n import t
+from bot.store import GameRow, StoreError
+from engine import State, edition_of
+from engine.rules import standings
+
+if TYPE_CHECKING:
+    from bot.session import Host
+
+log = logging.getLogger("turista.game")
+ARCHIVE_MINUTES = 10080  # a week: a game paused over a few days keeps its thread in the list
+
+
+def wanted(row: GameRow) -> bool:
+    return views.toggle_value(row.settings, None, "thread")
+
+
+async def open_thread(bot: Host, row: GameRow, lobby_id: int, lang: str) -> tuple[int | None, str]:
+    """Start the game's thread from the lobby message: its id (None when the game stays in the channel) and
+    what the lobby says about it."""
+    lobby = bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id).get_partial_message(lobby_id)
+    try:
+        thread = await lobby.create_thread(name=t(lang, "lobby.thread_name", number=row.id),
+                                           auto_archive_duration=ARCHIVE_MINUTES)
+    except discord.Forbidden as error:
+        log.warning("game %d: no thread, the game stays in channel %d: %s", row.id, row.channel_id, error)
+        return None, t(lang, "lobby.no_thread", why=t(lang, "lobby.no_thread_permission"))
+    except (discord.HTTPException, ValueError) as error:
+        log.warning("game %d: no thread, the game stays in channel %d: %s", row.id, row.channel_id, error)
+        return None, t(lang, "lobby.no_thread", why=t(lang, "lobby.no_thread_error"))
+    await asyncio.to_thread(bot.store.set_thread, row.id, thread.id)
+    log.info("game %d: played in thread %d", row.id, thread.id)
+    return thread.id, ""
+
+
+def leader(st: State, lang: str) -> tuple[str, str]:
+    first = standings(st, edition_of(st))[0]
+    return views.seat_label(st, first.seat), views.cash(st, first.net_worth)
+
+
+def progress(row: GameRow, st: State, lang: str) -> str:
+    """The lobby's line while the game is played."""
+    name, worth = leader(st, lang)
+    if row.thread_id:
+        return t(lang, "lobby.playing", thread=f"<#{row.thread_id}>", turn=st.turn, leader=name, worth=worth)
+    return t(lang, "lobby.playing_here", turn=st.turn, leader=name, worth=worth)
+
+
+def result(st: State, lang: str, ended_by: str = "") -> str:
+    """The lobby's line once the game is over: its winner, or who ended it and who was ahead."""
+    if ended_by or st.winner is None:
+        name, worth = leader(st, lang)
+        return t(lang, "lobby.result_ended", who=ended_by, turn=st.turn, leader=name, worth=worth)
+    return t(lang, "lobby.result", seat=views.seat_label(st, st.winner), turns=st.turn)
+
+
+async def show_in_lobby(bot: Host, row: GameRow, lang: str, line: str) -> None:
+    """Edit the lobby message in the channel to show `line` (the game's state or result). The game never
+    waits on it: a lobby deleted or out of reach is only logged."""
+    lobby = row.messages.get("lobby")
+    if lobby is None or lobby.message_id is None:
+        return
+    content, _ = views.lobby(row, lang, closed=line)
+    message = bot.get_partial_messageable(lobby.channel_id, guild_id=row.guild_id).get_partial_message(
+        lobby.message_id)
+    try:
+        await message.edit(content=content, view=None, allowed_mentions=ui.NO_MENTIONS)
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+        log.warning("game %d: the lobby message could not show the game's state: %s", row.id, error)
+
+
+async def remember_lobby(bot: Host, row: GameRow, lobby_id: int) -> None:
+    """The lobby message outlives the lobby: its id is kept to show the game's state and result there."""
+    try:
+        await asyncio.to_thread(bot.store.posted, row.id, "lobby", row.channel_id, lobby_id, 0)
+    except StoreError as error:
+        log.warning("game %d: the lobby message's id was not kept: %s", row.id, error.code)
