@@ -498,15 +498,17 @@ class FakeDiscord:
         return found[-1] if found else None
 
     async def wait_for_message(
-        self, channel: FakeChannel, predicate: Callable[[FakeMessage], bool] | None = None, timeout: float = 5.0
+        self, channel: FakeChannel, predicate: Callable[[FakeMessage], bool] | None = None, timeout: float = 5.0,
+        *, threads: bool = False,
     ) -> FakeMessage:
-        """Wait until ``channel`` holds a message (not "thinking…") satisfying ``predicate``; newest wins.
+        """Wait until ``channel`` (with ``threads``, or one of its threads) holds a message (not "thinking…")
+        satisfying ``predicate``; newest wins.
 
         The predicate is re-checked after every change, so it also catches a message being edited.
         """
 
         def find() -> FakeMessage | None:
-            for message in reversed(self.state.channel_messages(channel)):
+            for message in reversed(self.messages(channel, threads=threads)):
                 if not message.loading and (predicate is None or predicate(message)):
                     return message
             return None

@@ -38,7 +38,7 @@ async def test_turn_timeout_warns_then_plays_for_the_player(world: World) -> Non
     seat = st.current
     user = world.user_of(gid, seat)
     # 60 s are 0.12 s here: first a warning that pings the player...
-    warning = await world.fake.wait_for_message(world.channel, lambda m: "⏳" in m.content, timeout=10)
+    warning = await world.fake.wait_for_message(world.channel, lambda m: "⏳" in m.content, timeout=10, threads=True)
     assert f"<@{user.id}>" in warning.content
     # The time left is Discord's relative timestamp, counting down where the player reads it.
     assert re.search(r"<t:\d+:R>", warning.content), warning.content
@@ -48,6 +48,6 @@ async def test_turn_timeout_warns_then_plays_for_the_player(world: World) -> Non
     assert any("🤖" in m.content for m in world.bot_messages())
     # After a few decisions in a row made by the clock, a computer takes the seat until they come back.
     replaced = await world.fake.wait_for_message(world.channel, lambda m: "una computadora juega" in m.content,
-                                                 timeout=15)
+                                                 timeout=15, threads=True)
     assert "🤖" in replaced.content
     assert any(s.computer for s in world.game(gid).seats)

@@ -116,7 +116,7 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     await world.fake.wait_for(lambda: not table.custom_ids(), what="the table to lose its buttons")
     assert world.game(gid).status == "abandoned"
     result = await world.fake.wait_for_message(world.channel, lambda m: any(
-        a.filename == "summary.png" for a in m.attachments))
+        a.filename == "summary.png" for a in m.attachments), threads=True)
     assert "Ana terminó la partida" in result.content and "1. " in result.content and "Beto" in result.content
     history = await world.slash(world.ana, "turista history")
     assert history.ephemeral and f"#{gid}" in (history.content or "")
