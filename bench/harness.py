@@ -240,7 +240,8 @@ class ChannelWatch:
         create, edit = state.create_message, state.edit_message
 
         def seen(message: FakeMessage, uploads: list, new: bool) -> None:
-            channel_id = message.channel.id
+            # A game's thread counts as its channel: the driver of a table follows both.
+            channel_id = (message.channel.parent or message.channel).id
             if new and not message.ephemeral and message.author.id == bot_id:
                 self.messages.setdefault(channel_id, []).append(message)
             if any(name == upload for name, _ in uploads):
