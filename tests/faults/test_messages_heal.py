@@ -73,7 +73,7 @@ async def test_a_table_refused_again_and_again_goes_up_once_discord_takes_it(wor
     await world.play_until(gid, lambda st: ana_may_end_her_turn(st, ana), buy=lambda st: False)
     # Every post of the next turn's table is refused until the fault is cleared.
     refused = world.fake.fail("POST", MESSAGES, status=403, code=50013, reason="Missing Permissions", times=None,
-                              channel=world.channel.id)
+                              channel=world.game(gid).where)
     await world.act(gid, world.ana, world.table(), "end_turn")  # type: ignore[arg-type]
     ended = world.game(gid).version
     await world.eventually(lambda: refused.hits >= 2, timeout=30, what="the new table to be refused twice")
