@@ -6,22 +6,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import aiohttp
 import discord
 
 from bot import ui, views
 from bot.i18n import t
-from bot.store import GameRow, StoreError
+from bot.store import GameRow, Store, StoreError
 from engine import State, edition_of
 from engine.rules import standings
 
-if TYPE_CHECKING:
-    from bot.session import Host
-
 log = logging.getLogger("turista.game")
 ARCHIVE_MINUTES = 10080  # a week: a game paused over a few days keeps its thread in the list
+
+
+class Host(Protocol):
+    """What this module needs of the Discord client (`bot.client.TuristaBot`)."""
+
+    store: Store
+
+    def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
+                                type: discord.ChannelType | None = None) -> discord.PartialMessageable: ...
 
 
 def wanted(row: GameRow) -> bool:
