@@ -11,7 +11,7 @@ from typing import Protocol
 import aiohttp
 import discord
 
-from bot import ui, views
+from bot import embeds, ui, views
 from bot.i18n import t
 from bot.store import GameRow, Store, StoreError
 from engine import State, edition_of
@@ -79,11 +79,11 @@ async def show_in_lobby(bot: Host, row: GameRow, lang: str, line: str) -> None:
     lobby = row.messages.get("lobby")
     if lobby is None or lobby.message_id is None:
         return
-    content, _ = views.lobby(row, lang, closed=line)
     message = bot.get_partial_messageable(lobby.channel_id, guild_id=row.guild_id).get_partial_message(
         lobby.message_id)
     try:
-        await message.edit(content=content, view=None, allowed_mentions=ui.NO_MENTIONS)
+        await message.edit(content=None, embed=embeds.lobby(row, lang, closed=line), view=None,
+                           allowed_mentions=ui.NO_MENTIONS)
     except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
         log.warning("game %d: the lobby message could not show the game's state: %s", row.id, error)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot import game_thread, images, names, ui, views
+from bot import embeds, game_thread, images, names, ui, views
 from bot.client import bot_of
 from bot.i18n import lang_of, t
 from bot.publish import PUBLISH_ERRORS
@@ -101,25 +101,27 @@ async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str |
     `note` answers privately; None when the interaction is answered elsewhere)."""
     bot = bot_of(interaction)
     lang = bot.table_lang(interaction)
-    content, view = views.lobby(row, lang)
+    embed, view = embeds.lobby(row, lang), views.lobby_view(row, lang)
     source = interaction.message
     if source is not None and source.id == row.table_message_id:
         # A click on the lobby itself: the lobby is its answer.
         if not interaction.response.is_done():
-            await interaction.response.edit_message(content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
+            await interaction.response.edit_message(content=None, embed=embed, view=view,
+                                                    allowed_mentions=ui.NO_MENTIONS)
             return
         if interaction.response.type == discord.InteractionResponseType.deferred_message_update:
-            await interaction.edit_original_response(content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
+            await interaction.edit_original_response(content=None, embed=embed, view=view,
+                                                     allowed_mentions=ui.NO_MENTIONS)
             return
     if row.table_message_id is not None:
         try:
             await bot.get_partial_messageable(row.channel_id).get_partial_message(row.table_message_id).edit(
-                content=content, view=view, allowed_mentions=ui.NO_MENTIONS)
+                content=None, embed=embed, view=view, allowed_mentions=ui.NO_MENTIONS)
         except discord.NotFound:
             row.table_message_id = None
     if row.table_message_id is None:
         message = await bot.get_partial_messageable(row.channel_id).send(
-            content, view=view, allowed_mentions=ui.NO_MENTIONS)
+            embed=embed, view=view, allowed_mentions=ui.NO_MENTIONS)
         await asyncio.to_thread(bot.store.set_table_message, row.id, message.id)
     if note is not None:
         await say(interaction, note or t(lang_of(interaction), "done"))
@@ -158,8 +160,9 @@ async def create(interaction: discord.Interaction, edition: str, time_limit: int
                                             allowed_mentions=ui.NO_MENTIONS)
             log.warning("could not open a table in channel %d: %s", interaction.channel_id, error.code)
             return
-        content, view = views.lobby(row, bot.table_lang(interaction))
-        message = await interaction.edit_original_response(content=content, view=view,
+        lang = bot.table_lang(interaction)
+        message = await interaction.edit_original_response(content=None, embed=embeds.lobby(row, lang),
+                                                           view=views.lobby_view(row, lang),
                                                            allowed_mentions=ui.NO_MENTIONS)
         await asyncio.to_thread(bot.store.set_table_message, gid, message.id)
     log.info("game %d: lobby opened in channel %d (%s)", gid, interaction.channel_id, edition)
@@ -374,15 +377,16 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
 
 async def close_lobby(interaction: discord.Interaction, row: GameRow, note: str) -> None:
     bot = bot_of(interaction)
-    content, _ = views.lobby(row, bot.table_lang(interaction), closed=note)
+    embed = embeds.lobby(row, bot.table_lang(interaction), closed=note)
     if interaction.message is not None and interaction.message.id == row.table_message_id \
             and not interaction.response.is_done():
-        await interaction.response.edit_message(content=content, view=None, allowed_mentions=ui.NO_MENTIONS)
+        await interaction.response.edit_message(content=None, embed=embed, view=None,
+                                                allowed_mentions=ui.NO_MENTIONS)
         return
     if row.table_message_id is not None:
         with contextlib.suppress(discord.NotFound):
             await bot.get_partial_messageable(row.channel_id).get_partial_message(row.table_message_id).edit(
-                content=content, view=None, allowed_mentions=ui.NO_MENTIONS)
+                content=None, embed=embed, view=None, allowed_mentions=ui.NO_MENTIONS)
     # A click was answered by the lobby's edit; a command says so privately (`say` completes a "thinking…",
     # which would otherwise stay pending for good).
     if interaction.response.type != discord.InteractionResponseType.deferred_message_update:

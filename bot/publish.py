@@ -25,12 +25,10 @@ from typing import Any, Protocol, TypeVar
 import aiohttp
 import discord
 
-from bot import images, ui, views
+from bot import embeds, images, ui, views
 from bot.config import Config
-from bot.i18n import t
 from bot.store import GameRow, MessageRow, SeatRow, Store, StoreError
 from engine import State
-from engine.narrate import describe
 
 log = logging.getLogger("turista.game")
 T = TypeVar("T")
@@ -137,10 +135,11 @@ class Publisher:
         if turns:
             await self._retire_table()
             for number, finished in enumerate(turns[:-1]):
-                content = views.table_content(st, self.session.seats, finished, self.lang, live=False)
+                _, embed = embeds.table(st, self.session.seats, finished, self.lang, live=False, game=self.gid,
+                                        picture=False)
                 key = nonce(self.gid, f"turn{number}", st.version, None)
-                await self._retrying(lambda c=content, k=key: self.channel.send(  # type: ignore[misc]
-                    c, nonce=k, allowed_mentions=ui.NO_MENTIONS), "post a finished turn")
+                await self._retrying(lambda e=embed, k=key: self.channel.send(  # type: ignore[misc]
+                    embed=e, nonce=k, allowed_mentions=ui.NO_MENTIONS), "post a finished turn")
             self.turn_events = turns[-1]
             await self.post_table()
             self.session.show_progress(st)
@@ -162,10 +161,11 @@ class Publisher:
         session = self.session
         st = session.state
         assert st is not None
-        content = views.table_content(st, session.seats, self.turn_events, self.lang, live=st.phase != "over")
+        content, embed = embeds.table(st, session.seats, self.turn_events, self.lang, live=st.phase != "over",
+                                      game=self.gid)
         view = views.table_view(self.gid, st, self.lang)
         file = await images.board_file(st, self.lang, **self._picture_extras())
-        kwargs: dict[str, Any] = {"file": file, "allowed_mentions": self._mentions()}
+        kwargs: dict[str, Any] = {"embed": embed, "file": file, "allowed_mentions": self._mentions()}
         if view is not None:
             kwargs["view"] = view
         await self._post("table", content, kwargs, lambda: self._table_edit(live=True))
@@ -182,9 +182,11 @@ class Publisher:
     async def _table_edit(self, *, live: bool) -> dict[str, Any]:
         st = self.session.state
         assert st is not None
-        content = views.table_content(st, self.session.seats, self.turn_events, self.lang, live=live)
+        content, embed = embeds.table(st, self.session.seats, self.turn_events, self.lang, live=live, game=self.gid)
         view = views.table_view(self.gid, st, self.lang) if live else None
-        kwargs: dict[str, Any] = {"content": content, "view": view, "allowed_mentions": ui.NO_MENTIONS}
+        # The embed names `board.png`: the new picture below, or the one the message keeps.
+        kwargs: dict[str, Any] = {"content": content, "embed": embed, "view": view,
+                                  "allowed_mentions": ui.NO_MENTIONS}
         if live or st.phase == "over":
             # An edit that leaves the picture as it is keeps the attachment the message already has.
             board = await images.board_if_changed(st, self.lang, **self._picture_extras())
@@ -228,16 +230,18 @@ class Publisher:
             # The last result is this message's; a queued auction may already be open.
             edit: dict[str, Any] = {"view": None, "allowed_mentions": ui.NO_MENTIONS}
             if ended:
-                edit["content"] = views.auction_content(st, self.lang, quiet, result=ended[:1])
+                edit["content"] = None
+                edit["embed"] = embeds.auction_result(st, ended[:1], self.lang, game=self.gid)
             await self._close("auction", edit)
         if st.auction is None:
             return
-        content = views.auction_content(st, self.lang, quiet)
+        embed = embeds.auction(st, self.lang, quiet, game=self.gid)
         view = views.auction_view(self.gid, st, self.lang)
         opened = any(e["code"] == "auction_opened" for e in events)
         if self.editable("auction") and not opened:
             try:
-                await self._edit("auction", {"content": content, "view": view, "allowed_mentions": ui.NO_MENTIONS})
+                await self._edit("auction", {"content": None, "embed": embed, "view": view,
+                                             "allowed_mentions": ui.NO_MENTIONS})
                 return
             except Gone:
                 pass
@@ -246,10 +250,11 @@ class Publisher:
     async def _post_auction(self) -> None:
         st = self.session.state
         assert st is not None and st.auction is not None
-        content = views.auction_content(st, self.lang, self.session.bot.config.auction_quiet)
+        embed = embeds.auction(st, self.lang, self.session.bot.config.auction_quiet, game=self.gid)
         file = await images.deed_file(st.edition, st.auction.square, st, self.lang)
-        await self._post("auction", content, {"file": file, "view": views.auction_view(self.gid, st, self.lang),
-                                              "allowed_mentions": ui.NO_MENTIONS}, self._auction_edit)
+        await self._post("auction", None, {"embed": embed, "file": file,
+                                           "view": views.auction_view(self.gid, st, self.lang),
+                                           "allowed_mentions": ui.NO_MENTIONS}, self._auction_edit)
 
     # -- the trade offer ---------------------------------------------------------------------------------
     async def _trade_message(self, events: list[dict]) -> None:
@@ -258,15 +263,14 @@ class Publisher:
         codes = {e["code"] for e in events}
         if "offer" in self.messages and (codes & set(ENDED_OFFER) or st.trade is None):
             outcome = [e for e in events if e["code"] in ENDED_OFFER]
-            content = "\n".join(describe(e, st, self.lang) for e in outcome) or t(self.lang, "trade.closed")
-            await self._close("offer", {"content": content, "view": None, "allowed_mentions": ui.NO_MENTIONS})
+            await self._close("offer", {"content": None, "embed": embeds.trade_outcome(st, outcome, self.lang,
+                                                                                       game=self.gid),
+                                        "view": None, "allowed_mentions": ui.NO_MENTIONS})
         if st.trade is None:
             return
         if self.editable("offer") and "trade_proposed" not in codes:
             try:
-                await self._edit("offer", {"content": views.trade_content(st, self.session.seats, self.lang),
-                                           "view": views.trade_view(self.gid, st, self.lang),
-                                           "allowed_mentions": ui.NO_MENTIONS})
+                await self._edit("offer", await self._offer_edit())
                 return
             except Gone:
                 pass
@@ -278,9 +282,9 @@ class Publisher:
         target = self.session.user_of(st.trade.target)
         mentions = discord.AllowedMentions(everyone=False, roles=False,
                                            users=[discord.Object(target)] if target else False)
-        await self._post("offer", views.trade_content(st, self.session.seats, self.lang),
-                         {"view": views.trade_view(self.gid, st, self.lang), "allowed_mentions": mentions},
-                         self._offer_edit)
+        content, embed = embeds.trade(st, self.session.seats, self.lang, game=self.gid)
+        await self._post("offer", content, {"embed": embed, "view": views.trade_view(self.gid, st, self.lang),
+                                            "allowed_mentions": mentions}, self._offer_edit)
 
     # -- after a start, or a failure -----------------------------------------------------------------------
     async def restore(self) -> None:
@@ -298,14 +302,16 @@ class Publisher:
     async def _auction_edit(self) -> dict[str, Any]:
         st = self.session.state
         assert st is not None
-        return {"content": views.auction_content(st, self.lang, self.session.bot.config.auction_quiet),
+        return {"content": None,
+                "embed": embeds.auction(st, self.lang, self.session.bot.config.auction_quiet, game=self.gid),
                 "view": views.auction_view(self.gid, st, self.lang), "allowed_mentions": ui.NO_MENTIONS}
 
     async def _offer_edit(self) -> dict[str, Any]:
         st = self.session.state
         assert st is not None
-        return {"content": views.trade_content(st, self.session.seats, self.lang),
-                "view": views.trade_view(self.gid, st, self.lang), "allowed_mentions": ui.NO_MENTIONS}
+        content, embed = embeds.trade(st, self.session.seats, self.lang, game=self.gid)
+        return {"content": content, "embed": embed, "view": views.trade_view(self.gid, st, self.lang),
+                "allowed_mentions": ui.NO_MENTIONS}
 
     async def _restore(self, kind: str, wanted: bool, post: Callable[[], Awaitable[None]],
                        edit: Callable[[], Awaitable[dict[str, Any]]]) -> None:
@@ -328,7 +334,7 @@ class Publisher:
                 await post()
 
     # -- posting and editing, recorded in the store ----------------------------------------------------
-    async def _post(self, kind: str, content: str, kwargs: dict[str, Any],
+    async def _post(self, kind: str, content: str | None, kwargs: dict[str, Any],
                     edit: Callable[[], Awaitable[dict[str, Any]]]) -> None:
         """Post the message of `kind` for the current version: marked in the store first, recorded after.
         A post of an earlier version that may have gone out (a crash or a timeout cut it) is sent again with

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import computer, game_thread, images, ui, views
+from bot import computer, embeds, game_thread, images, ui, views
 from bot.backoff import Backoff, transient
 from bot.config import Config
 from bot.draft import Draft
@@ -402,7 +402,8 @@ class Session:
     async def notice(self, text: str, mentions: discord.AllowedMentions = ui.NO_MENTIONS) -> None:
         """A one-off message for the table (a warning, "played for…"): the game never waits on it."""
         try:
-            await self.channel.send(text, allowed_mentions=mentions)
+            content, embed = embeds.notice(text)
+            await self.channel.send(content, embed=embed, allowed_mentions=mentions)
         except discord.HTTPException as error:
             log.warning("game %d: could not post a notice (%s): %s", self.gid, error, text[:80])
 
@@ -466,8 +467,8 @@ class Session:
                 return False
             await asyncio.to_thread(self.bot.store.update_seat, self.gid, seat, user_id=None, computer="normal")
             self.row.seats = await asyncio.to_thread(self.bot.store.seats, self.gid)
-            await self.channel.send(t(self.lang, "table.replaced_by_host", seat=views.seat_label(st, seat)),
-                                    allowed_mentions=ui.NO_MENTIONS)
+            _, embed = embeds.notice(t(self.lang, "table.replaced_by_host", seat=views.seat_label(st, seat)))
+            await self.channel.send(embed=embed, allowed_mentions=ui.NO_MENTIONS)
         self.after_change()
         return True
 
@@ -480,8 +481,8 @@ class Session:
         st = self.state
         if st is not None and not st.seats[seat].computer and self.plays_itself(seat):
             await self._set_stand_in(seat, "")
-            await self.channel.send(t(self.lang, "table.back", seat=views.seat_label(st, seat)),
-                                    allowed_mentions=ui.NO_MENTIONS)
+            _, embed = embeds.notice(t(self.lang, "table.back", seat=views.seat_label(st, seat)))
+            await self.channel.send(embed=embed, allowed_mentions=ui.NO_MENTIONS)
 
     # -- the end -------------------------------------------------------------------------------------
     def finish(self) -> None:
@@ -498,11 +499,6 @@ class Session:
 
     async def _announce(self, st: State, head: str, standings: list[Standing]) -> None:
         """The final ranking with the end-of-game picture, for a game won or ended by the host."""
-        lines = [head]
-        for row in standings:
-            key = "over.row_out" if row.out else "over.row"
-            lines.append(t(self.lang, key, rank=row.rank, seat=views.seat_label(st, row.seat),
-                           worth=views.cash(st, row.net_worth), cash=views.cash(st, row.cash)))
         kwargs: dict[str, Any] = {"allowed_mentions": ui.NO_MENTIONS}
         try:
             picture = await images.summary_file(self.bot.store, self.gid, self.lang)
@@ -512,7 +508,8 @@ class Session:
         if picture is not None:
             kwargs["file"] = picture
         try:
-            await self.channel.send(ui.fit(lines[1:], head=lines[0]), **kwargs)
+            embed = embeds.standings(st, head, standings, self.lang, picture=picture is not None, game=self.gid)
+            await self.channel.send(embed=embed, **kwargs)
         except discord.HTTPException:
             log.exception("game %d: could not announce the result", self.gid)
 

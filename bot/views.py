@@ -1,4 +1,4 @@
-"""What each message says and which components it carries, computed from the game only.
+"""Which components each message carries and the texts they share with `bot.embeds`, from the game only.
 
 Every component's custom_id carries the game and the state version it was drawn for (see `bot.ids`).
 """
@@ -16,7 +16,7 @@ from engine import Action, State, available, board, edition_of, legal_actions, l
 from engine.ai.levels import LEVELS as COMPUTER_LEVELS
 from engine.i18n import money, text
 from engine.legal import refusal, unmortgage_cost
-from engine.narrate import account, jail_name, square_name
+from engine.narrate import jail_name, square_name
 from engine.narrate import offer_text as narrate_offer
 from engine.rulebook import settle
 
@@ -92,17 +92,8 @@ def lobby_seat(seat: SeatRow, lang: str) -> str:
     return seat.name
 
 
-def lobby(row: GameRow, lang: str, *, closed: str = "") -> tuple[str, discord.ui.View | None]:
-    edition = str(row.settings.get("edition") or row.edition)
-    head = t(lang, "lobby.title", edition=text(lang, f"edition.{edition}.name"))
-    players = [f"{i + 1}. {lobby_seat(seat, lang)}" for i, seat in enumerate(row.seats)]
-    lines = [head, t(lang, "lobby.host", host=f"<@{row.host_id}>"),
-             t(lang, "lobby.players", count=len(row.seats), max=MAX_SEATS)]
-    lines += players or [t(lang, "lobby.empty")]
-    lines += ["", *settings_summary(row.settings, row.edition, lang)]
-    if closed:
-        return "\n".join([*lines, "", closed]), None
-    lines += ["", t(lang, "lobby.hint")]
+def lobby_view(row: GameRow, lang: str) -> discord.ui.View:
+    """The lobby's buttons (its text is `bot.embeds.lobby`)."""
     g = row.id
     items = [
         ui.button(g, 0, "join", t(lang, "button.join"), style=Style.success, emoji="🙋"),
@@ -116,7 +107,7 @@ def lobby(row: GameRow, lang: str, *, closed: str = "") -> tuple[str, discord.ui
     items.append(ui.select(g, 0, "addbot", t(lang, "lobby.pick_level"), levels, arg="level", row=1))
     if any(s.computer for s in row.seats):
         items.append(ui.button(g, 0, "dropbot", t(lang, "button.dropbot"), emoji="➖", row=2))
-    return "\n".join(lines), ui.view(*items)
+    return ui.view(*items)
 
 
 def settings_view(row: GameRow, lang: str) -> discord.ui.View:
@@ -187,14 +178,6 @@ def turn_header(state: State, events: list[dict], lang: str) -> str:
     seat = started["seat"] if started else state.current
     turn = started["turn"] if started else state.turn
     return t(lang, "table.header", turn=turn, seat=seat_label(state, seat))
-
-
-def table_content(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, live: bool) -> str:
-    # The header already names the turn and its player.
-    shown = [e for e in events if e["code"] != "turn_started"]
-    lines = [f"• {line}" for line in account(shown, state, lang) if line]
-    tail = prompt(state, seats, lang) if live else ""
-    return ui.fit(lines, head=turn_header(state, events, lang), tail=tail)
 
 
 def _kinds_by_seat(state: State) -> dict[int, set[str]]:
@@ -382,25 +365,6 @@ def menu_hint(state: State, kind: str, square: int, lang: str) -> str:
 
 
 # -- auctions ----------------------------------------------------------------------------------------
-def auction_content(state: State, lang: str, quiet: float, result: list[dict] | None = None) -> str:
-    au = state.auction
-    if result is not None:
-        return "\n".join(account(result, state, lang)) or t(lang, "auction.closed")
-    assert au is not None
-    name = square_name(state.edition, au.square, lang)
-    ed = edition_of(state)
-    lines = [t(lang, f"auction.title.{au.item}", variant=state.edition, square=name)]
-    if au.item == "title":
-        lines.append(t(lang, "auction.list_price", price=cash(state, ed.squares[au.square].price)))
-    if au.bidder >= 0:
-        lines.append(t(lang, "auction.highest", amount=cash(state, au.bid), seat=seat_label(state, au.bidder)))
-    else:
-        lines.append(t(lang, "auction.no_bids", minimum=cash(state, max(au.minimum, 1))))
-    lines.append(t(lang, "auction.active", seats=", ".join(seat_label(state, s) for s in au.active)))
-    lines.append(t(lang, "auction.quiet", seconds=int(quiet)))
-    return "\n".join(lines)
-
-
 def auction_view(game: int, state: State, lang: str) -> discord.ui.View | None:
     au = state.auction
     if au is None:
@@ -419,19 +383,6 @@ def auction_view(game: int, state: State, lang: str) -> discord.ui.View | None:
 # -- trades ------------------------------------------------------------------------------------------
 def offer_text(state: State, titles: tuple[int, ...] | list[int], amount: int, cards: int, lang: str) -> str:
     return narrate_offer(state, titles, amount, cards, lang, mark_mortgaged=True)
-
-
-def trade_content(state: State, seats: list[SeatRow], lang: str) -> str:
-    tr = state.trade
-    assert tr is not None
-    return "\n".join([
-        t(lang, "trade.title", proposer=seat_label(state, tr.proposer), target=seat_label(state, tr.target)),
-        t(lang, "trade.gives", seat=seat_label(state, tr.proposer),
-          offer=offer_text(state, tr.give.titles, tr.give.cash, len(tr.give.cards), lang)),
-        t(lang, "trade.asks", seat=seat_label(state, tr.proposer),
-          offer=offer_text(state, tr.take.titles, tr.take.cash, len(tr.take.cards), lang)),
-        t(lang, "trade.answer", who=mention(seats, tr.target) or seat_label(state, tr.target)),
-    ])
 
 
 def trade_view(game: int, state: State, lang: str) -> discord.ui.View | None:

@@ -95,11 +95,17 @@ class Printer:
     def _embed(self, embed: dict[str, Any]) -> list[str]:
         lines = []
         if embed.get("title"):
-            lines.append(f"   ▌ {embed['title']}")
+            lines.append(f"   ▌ {self._mentions(str(embed['title']))}")
         for line in str(embed.get("description") or "").splitlines():
             lines.append(f"   ▌ {self._mentions(line)}")
         for f in embed.get("fields") or []:
-            lines.append(f"   ▌ {f.get('name')}: {self._mentions(str(f.get('value')))}")
+            name = str(f.get("name") or "").strip("\u200b")
+            if name:
+                lines.append(f"   ▌ {name}")
+            lines += [f"   ▌   {self._mentions(line)}" for line in str(f.get("value") or "").splitlines()]
+        image = str((embed.get("image") or {}).get("url") or "")
+        if image.startswith("attachment://"):
+            lines.append(f"   ▌ [{image.removeprefix('attachment://')}]")
         if (embed.get("footer") or {}).get("text"):
             lines.append(f"   ▌ {embed['footer']['text']}")
         return lines

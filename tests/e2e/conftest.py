@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -241,7 +242,7 @@ class World:
     async def lobby_shows(self, lobby: FakeMessage, seats: int) -> None:
         """Wait until the lobby message counts `seats` players (a click on it is answered before the write
         and the edit)."""
-        await self.fake.wait_for(lambda: f"({seats}/6)" in lobby.content, timeout=10,
+        await self.fake.wait_for(lambda: f"({seats}/6)" in lobby.text, timeout=10,
                                  what=f"the lobby to show {seats} players")
 
     async def seated(self, gid: int, user_id: int) -> None:
@@ -339,6 +340,31 @@ class World:
         raise AssertionError(f"the condition was not reached in {steps} steps")
 
 
+MENTIONS_ONLY = re.compile(r"(<@!?\d+>\s*)+")
+
+
+def not_embeds(fake: FakeDiscord) -> list[str]:
+    """Every public message of the bot is an embed: what breaks that rule. Text outside the embed is only the
+    mention of whom the message pings, in every version the message had; an embed's picture
+    (`attachment://name`) is an attachment the message carries."""
+    problems = []
+    for message in sorted(fake.state.messages.values(), key=lambda m: m.id):
+        if message.author.id != fake.bot_user.id or message.ephemeral or message.loading:
+            continue
+        if not message.embeds:
+            problems.append(f"no embed: {message!r}")
+        for payload in message.history:
+            content = payload.get("content") or ""
+            if content and not MENTIONS_ONLY.fullmatch(content.strip()):
+                problems.append(f"text outside the embed: {content[:80]!r} in {message!r}")
+        names = {a.filename for a in message.attachments}
+        for embed in message.embeds:
+            url = str((embed.get("image") or {}).get("url") or "")
+            if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
+                problems.append(f"picture {url} not attached: {message!r}")
+    return problems
+
+
 def bot_environment(db_path: Path | str, extra: dict[str, str]) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TURISTA_", "DISCORD_"))}
     env.update({
@@ -387,6 +413,8 @@ async def world(tmp_path: Path, bot_env: dict[str, str]) -> AsyncIterator[World]
                 await fake.wait_for(lambda: not fake.unfinished(), timeout=5, what="every interaction answered")
             except TimeoutError:
                 raise AssertionError(f"interactions left pending: {fake.unfinished()}") from None
+            problems = not_embeds(fake)
+            assert not problems, "\n".join(problems)
         finally:
             await process.stop()
             store.close()

@@ -22,7 +22,7 @@ async def test_quiet_auction_closes_with_the_highest_bid(world: World) -> None:
     await world.act(gid, world.user_of(gid, st.current), world.table(), "decline")  # type: ignore[arg-type]
     st = await world.settled(gid)
     auction = world.with_verb("bid")
-    assert auction is not None and "3 s" in auction.content
+    assert auction is not None and "3 s" in auction.text
     await world.act(gid, bidder, auction, "bid")
     # Nobody else says anything: when the quiet period ends the bid wins.
     await world.fake.wait_for(lambda: not auction.custom_ids(), timeout=15, what="the auction to close")

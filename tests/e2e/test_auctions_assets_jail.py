@@ -44,7 +44,7 @@ async def test_auction_with_several_bidders(world: World) -> None:
                               what="the modal bid")
     st = await world.settled(gid)
     assert st.auction is not None
-    assert "$" in auction.content and st.seats[st.auction.bidder].name in auction.content
+    assert "$" in auction.text and st.seats[st.auction.bidder].name in auction.text
     # Everybody else withdraws: the highest bidder wins at once.
     for seat in list(st.auction.active):
         if seat != st.auction.bidder:
@@ -62,7 +62,7 @@ async def test_jail_pay_fine_and_bail(world: World) -> None:
     st = await world.play_until(gid, lambda st: human_turn("roll")(st) and st.seats[st.current].jailed, steps=3000)
     table = world.table()
     assert table is not None and world.custom_id_or_none(table, "pay_fine")
-    assert "Groenlandia" in table.content
+    assert "Groenlandia" in table.text
     cash = st.seats[st.current].cash
     user = world.user_of(gid, st.current)
     await world.act(gid, user, table, "use_card" if st.seats[st.current].jail_cards else "pay_fine")
@@ -90,7 +90,7 @@ async def test_debt_ends_in_bankruptcy(world: World) -> None:
     debtor = st.debts[0].debtor
     table = world.table()
     assert table is not None
-    assert "💸" in table.content and world.custom_id_or_none(table, "bankrupt")
+    assert "💸" in table.text and world.custom_id_or_none(table, "bankrupt")
     # Someone else cannot declare it for the debtor.
     other = world.user_of(gid, 1 - debtor)
     refused = await world.click(other, table, "bankrupt")
@@ -127,7 +127,7 @@ async def test_a_creditor_lifts_inherited_mortgages_with_the_table_buttons(world
     assert st.lift is not None
     creditor = world.user_of(gid, st.lift.seat)
     table = world.table()
-    assert table is not None and "🔓" in table.content
+    assert table is not None and "🔓" in table.text
     # Only the creditor decides.
     bystander = next(u for u in (world.ana, world.beto, world.dora) if u is not creditor)
     refused = await world.click(bystander, table, "keep_mortgaged")

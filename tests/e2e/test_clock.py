@@ -25,7 +25,7 @@ async def test_game_to_the_time_limit(world: World) -> None:
     final = await world.play_until(gid, lambda st: False, steps=5000, timers=True,
                                   buy=lambda st: False)
     assert final.phase == "over" and final.ending
-    contents = [m.content for m in world.bot_messages()]
+    contents = [m.text for m in world.bot_messages()]
     assert any("⏰" in c for c in contents)
     assert "🏆" in contents[-1]
     assert world.game(gid).status == "finished"
@@ -38,16 +38,16 @@ async def test_turn_timeout_warns_then_plays_for_the_player(world: World) -> Non
     seat = st.current
     user = world.user_of(gid, seat)
     # 60 s are 0.12 s here: first a warning that pings the player...
-    warning = await world.fake.wait_for_message(world.channel, lambda m: "⏳" in m.content, timeout=10, threads=True)
+    warning = await world.fake.wait_for_message(world.channel, lambda m: "⏳" in m.text, timeout=10, threads=True)
     assert f"<@{user.id}>" in warning.content
     # The time left is Discord's relative timestamp, counting down where the player reads it.
-    assert re.search(r"<t:\d+:R>", warning.content), warning.content
+    assert re.search(r"<t:\d+:R>", warning.text), warning.text
     assert [int(u) for u in (warning.allowed_mentions or {}).get("users", [])] == [user.id]
     # ...then the computer makes the move for them.
     await world.fake.wait_for(lambda: world.game(gid).version > version, timeout=10, what="a move played for them")
-    assert any("🤖" in m.content for m in world.bot_messages())
+    assert any("🤖" in m.text for m in world.bot_messages())
     # After a few decisions in a row made by the clock, a computer takes the seat until they come back.
-    replaced = await world.fake.wait_for_message(world.channel, lambda m: "una computadora juega" in m.content,
+    replaced = await world.fake.wait_for_message(world.channel, lambda m: "una computadora juega" in m.text,
                                                  timeout=15, threads=True)
-    assert "🤖" in replaced.content
+    assert "🤖" in replaced.text
     assert any(s.computer for s in world.game(gid).seats)

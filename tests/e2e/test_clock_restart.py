@@ -25,5 +25,5 @@ async def test_a_restart_resumes_the_decision_clock(world: World) -> None:
     await world.settled(gid)
     assert world.game(gid).deadline == deadline  # the same clock, not a fresh one
     user = world.user_of(gid, st.current)
-    warning = await world.fake.wait_for_message(world.channel, lambda m: "⏳" in m.content, timeout=15, threads=True)
+    warning = await world.fake.wait_for_message(world.channel, lambda m: "⏳" in m.text, timeout=15, threads=True)
     assert f"<@{user.id}>" in warning.content and time.time() >= deadline - 0.5

@@ -71,7 +71,7 @@ async def test_buttons_status_leave_trade_give_and_cancel(world: World) -> None:
     lobby = world.with_verb("start")
     assert lobby is not None
     await world.click(world.dora, lobby, "leave")
-    await world.eventually(lambda: "Dora" not in lobby.content, what="Dora to leave the lobby")
+    await world.eventually(lambda: "Dora" not in lobby.text, what="Dora to leave the lobby")
     st = await world.start(gid, world.ana)
     st = await world.play_until(gid, lambda st: st.phase == "end" and any(o == st.current for o in st.owner))
     me = world.user_of(gid, st.current)

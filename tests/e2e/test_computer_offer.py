@@ -44,7 +44,7 @@ async def test_an_unanswered_computer_offer_is_turned_down_not_lost(world: World
     await world.bot.start()
     # The computer does not end its turn over the offer: Ana's clock runs, she is warned, then it is declined.
     user = world.user_of(gid, ana)
-    warning = await world.fake.wait_for_message(world.channel, lambda m: "⏳" in m.content, timeout=15, threads=True)
+    warning = await world.fake.wait_for_message(world.channel, lambda m: "⏳" in m.text, timeout=15, threads=True)
     assert f"<@{user.id}>" in warning.content
     await world.fake.wait_for(lambda: world.game(gid).state.trade is None, timeout=15, what="the offer answered")
     answer = [entry for entry in world.store.log(gid) if entry.seq > new.version][0]

@@ -11,7 +11,7 @@ async def test_full_game_to_a_winner(world: World) -> None:
     gid = await world.open_table(world.ana, [world.beto], computers=1)
     lobby = world.with_verb("start")
     assert lobby is not None
-    assert "Ana" in lobby.content and "Lupita" in lobby.content
+    assert "Ana" in lobby.text and "Lupita" in lobby.text
     settings = await world.click(world.ana, lobby, "settings")
     assert settings.ephemeral and settings.message is not None
     ending = next(c for c in settings.message.custom_ids() if c.endswith(":set:ending"))
@@ -30,9 +30,9 @@ async def test_full_game_to_a_winner(world: World) -> None:
     row = world.game(gid)
     assert row.status == "finished"
     winner = world.bot_messages()[-1]
-    assert "🏆" in winner.content and final.seats[final.winner].name in winner.content
+    assert "🏆" in winner.text and final.seats[final.winner].name in winner.text
     # Computer turns were played and narrated on the table, and only the last table keeps no buttons.
-    assert any("Lupita" in m.content for m in world.bot_messages())
+    assert any("Lupita" in m.text for m in world.bot_messages())
     assert world.table() is None
     assert any(a.filename == "summary.png" for a in winner.attachments)
     stats = await world.slash(world.beto, "turista stats")

@@ -24,28 +24,28 @@ async def test_commands_are_registered_in_spanish_and_english(world: World) -> N
 
 async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     opened = await world.slash(world.ana, "turista new", edition="mundial")
-    assert opened.message is not None and "moderna" in opened.content
-    assert "Tiempo por decisión: 120 s" in opened.content  # the decision clock is on unless the host says not
+    assert opened.message is not None and "moderna" in opened.message.text
+    assert "Tiempo por decisión: 120 s" in opened.message.text  # the decision clock is on unless the host says not
     lobby = opened.message
     joined = await world.slash(world.beto, "turista join")
-    assert joined.ephemeral and "Beto @\u200beveryone" in lobby.content
+    assert joined.ephemeral and "Beto @\u200beveryone" in lobby.text
     again = await world.slash(world.beto, "turista join")
     assert again.ephemeral and "Ya estás" in (again.content or "")
     await world.slash(world.ana, "turista addbot", level="facil")
-    assert "fácil" in lobby.content
+    assert "fácil" in lobby.text
     refused = await world.click(world.beto, lobby, "dropbot")
     assert refused.ephemeral and "organiza" in (refused.content or "")
     await world.click(world.ana, lobby, "dropbot")  # answered at once; the lobby is edited after the write
-    await world.eventually(lambda: "fácil" not in lobby.content and world.custom_id_or_none(lobby, "dropbot") is None,
+    await world.eventually(lambda: "fácil" not in lobby.text and world.custom_id_or_none(lobby, "dropbot") is None,
                            what="the computer to stand up")
     await world.slash(world.ana, "turista addbot", level="facil")
     # The lobby's level select seats a computer of the level picked.
     picker = next(c for c in lobby.custom_ids() if c.endswith(":addbot:level"))
     await (await world.fake.select(world.ana, lobby, picker, ["dificil"]))
-    await world.eventually(lambda: "difícil" in lobby.content, what="a difícil computer to sit down")
+    await world.eventually(lambda: "difícil" in lobby.text, what="a difícil computer to sit down")
     await world.slash(world.dora, "turista join")
     await world.slash(world.dora, "turista leave")
-    assert "Dora" not in lobby.content
+    assert "Dora" not in lobby.text
 
     # Only the host (or a channel manager) starts, kicks and ends.
     refused = await world.slash(world.beto, "turista kick", user=world.ana)
@@ -58,12 +58,12 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     assert editable.message is not None and len(editable.message.custom_ids()) == 5
     rules = next(c for c in editable.message.custom_ids() if c.endswith(":set:rules"))
     await (await world.fake.select(world.ana, editable.message, rules, ["free_parking_pot", "auction_on_decline"]))
-    await world.eventually(lambda: "Bote en el descanso" in lobby.content, what="the house rules to be saved")
+    await world.eventually(lambda: "Bote en el descanso" in lobby.text, what="the house rules to be saved")
     row = world.row()
     assert row is not None and row.settings["free_parking_pot"] is True and row.settings["staggered_start"] is False
-    assert "Bote en el descanso" in lobby.content
+    assert "Bote en el descanso" in lobby.text
     kicked = await world.slash(world.ana, "turista kick", user=world.beto)
-    assert kicked.ephemeral and "Beto" not in lobby.content.split("Jugadores")[1].split("\n\n")[0]
+    assert kicked.ephemeral and "Beto" not in lobby.embeds[0]["fields"][0]["value"]
     await world.click(world.beto, lobby, "join")
     await world.seated(row.id, world.beto.id)
 
@@ -117,7 +117,7 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     assert world.game(gid).status == "abandoned"
     result = await world.fake.wait_for_message(world.channel, lambda m: any(
         a.filename == "summary.png" for a in m.attachments), threads=True)
-    assert "Ana terminó la partida" in result.content and "1. " in result.content and "Beto" in result.content
+    assert "Ana terminó la partida" in result.text and "1. " in result.text and "Beto" in result.text
     history = await world.slash(world.ana, "turista history")
     assert history.ephemeral and f"#{gid}" in (history.content or "")
     assert "terminada por quien la organizaba" in (history.content or "") and "ganó" not in (history.content or "")
@@ -175,7 +175,7 @@ async def test_kicking_during_a_game_hands_the_seat_to_a_computer(world: World) 
 
 async def test_house_rule_starting_cash_from_the_new_command(world: World) -> None:
     opened = await world.slash(world.ana, "turista new", start_cash=99000)
-    assert opened.message is not None and "$99,000" in opened.content
+    assert opened.message is not None and "$99,000" in opened.message.text
     await world.slash(world.beto, "turista join")
     gid = world.row().id
     st = await world.start(gid, world.ana)
@@ -199,10 +199,10 @@ async def test_trading_outside_the_window_is_refused_at_once(world: World) -> No
 async def test_a_host_who_leaves_the_lobby_hands_it_to_the_next_person(world: World) -> None:
     gid = await world.open_table(world.ana, [world.beto, world.dora])
     lobby = world.with_verb("join")
-    assert lobby is not None and f"Organiza: <@{world.ana.id}>" in lobby.content
+    assert lobby is not None and f"Organiza: <@{world.ana.id}>" in lobby.text
     left = await world.click(world.ana, lobby, "leave")
     assert left.response_type in (6, 7) and not left.followups  # answered at once, the lobby edited after the write
-    await world.fake.wait_for(lambda: f"Organiza: <@{world.beto.id}>" in lobby.content, what="the new host")
+    await world.fake.wait_for(lambda: f"Organiza: <@{world.beto.id}>" in lobby.text, what="the new host")
     assert world.game(gid).host_id == world.beto.id
     # The new host's powers come with the role: Dora may not start, Beto may.
     refused = await world.click(world.dora, lobby, "start")

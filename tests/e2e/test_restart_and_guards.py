@@ -94,8 +94,8 @@ async def test_two_channels_play_at_once(world: World) -> None:
     assert one is not None and two is not None
     assert one.turn >= 6 and two.turn >= 6
     # Each channel's table only ever showed its own players.
-    assert all("Carl" not in m.content for m in world.bot_messages(world.channel))
-    assert all("Ana" not in m.content for m in world.bot_messages(world.other))
+    assert all("Carl" not in m.text for m in world.bot_messages(world.channel))
+    assert all("Ana" not in m.text for m in world.bot_messages(world.other))
 
 
 async def test_restart_during_an_auction_and_a_trade_offer(world: World) -> None:

@@ -22,14 +22,14 @@ async def test_the_game_is_played_in_a_thread_and_the_lobby_shows_the_result(wor
     assert thread.name == f"Turista · mesa {gid}"
     table = world.table()
     assert table is not None and table.channel is thread
-    assert f"<#{thread.id}>" in lobby.content and not lobby.custom_ids()
+    assert f"<#{thread.id}>" in lobby.text and not lobby.custom_ids()
     # Nothing of the game goes to the channel but its lobby message.
     assert [m.id for m in world.fake.messages(world.channel, include_ephemeral=False)] == [lobby.id]
 
     # Buttons and commands work in the thread, and commands typed in the channel reach the game too.
     await world.play_until(gid, lambda s: s.turn >= 2)
     # The lobby message tells the channel how the game goes (at most once a minute).
-    await world.fake.wait_for(lambda: f"En juego en <#{thread.id}> · turno 2 · a la cabeza:" in lobby.content,
+    await world.fake.wait_for(lambda: f"En juego en <#{thread.id}> · turno 2 · a la cabeza:" in lobby.text,
                               timeout=10, what="the lobby to show the game's state")
     status = await world.slash(world.beto, "turista status", thread)
     assert status.ephemeral and "Beto" in status.content
@@ -40,7 +40,7 @@ async def test_the_game_is_played_in_a_thread_and_the_lobby_shows_the_result(wor
     asked = await world.slash(world.ana, "turista end", thread)
     assert asked.message is not None
     await world.click(world.ana, asked.message, "end_game")
-    await world.fake.wait_for(lambda: "terminó la partida en el turno" in lobby.content, timeout=10,
+    await world.fake.wait_for(lambda: "terminó la partida en el turno" in lobby.text, timeout=10,
                               what="the lobby to show the result")
     ranking = [m for m in world.bot_messages() if "terminó la partida" in m.text and m.channel is thread]
     assert ranking, "the ranking is posted in the thread"
@@ -70,5 +70,5 @@ async def test_a_refused_thread_leaves_the_game_in_the_channel_and_says_why(worl
     assert world.fake.threads(world.channel) == [] and world.game(gid).thread_id is None
     table = world.table()
     assert table is not None and table.channel is world.channel
-    assert "No pude abrir un hilo" in lobby.content and "Crear hilos públicos" in lobby.content
+    assert "No pude abrir un hilo" in lobby.text and "Crear hilos públicos" in lobby.text
     assert "no thread, the game stays in channel" in world.bot.log()

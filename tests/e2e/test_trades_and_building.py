@@ -67,7 +67,7 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     st = await world.settled(gid)
     assert st.trade is not None and st.trade.give.cash == 1000
     offer = world.with_verb("accept_trade")
-    assert offer is not None and "🤝" in offer.content
+    assert offer is not None and "🤝" in offer.text
     assert offer.allowed_mentions is not None, offer
     assert [int(u) for u in offer.allowed_mentions.get("users", [])] == [them.id], offer.allowed_mentions
     # Only the receiver answers; a bystander is refused.

@@ -26,11 +26,11 @@ async def test_names_are_inert_visible_and_distinct_everywhere(world: World) -> 
     names = [s.name for s in world.game(gid).seats]
     assert names[3] == "ANA (2)" and names[4] == "olleH" and names[5] == f"#{blank.id % 10000:04d}"
     lobby = next(m for m in world.bot_messages() if world.custom_id_or_none(m, "join"))
-    assert "ANA (2)" in lobby.content and readable(lobby.content), lobby.content
+    assert "ANA (2)" in lobby.text and readable(lobby.text), lobby.text
 
     st = await world.start(gid, world.ana)
     table = world.table()
-    assert table is not None and readable(table.content), table.content
+    assert table is not None and readable(table.text), table.text
     picker = await world.click(world.user_of(gid, st.current), table, "trade")
     assert picker.message is not None
     labels = [o["label"] for c in picker.message.all_components() for o in c.get("options", [])]

@@ -1,0 +1,316 @@
+"""What every public message shows, as Discord embeds: pure functions of the game (no Discord calls).
+
+Each builder returns the embed and, where someone must be pinged, the content: only the mention of the
+person the game waits for, because text inside an embed never notifies anyone. `bot.views` keeps the
+components; `bot.session` and `bot.lobby` send what is built here.
+
+Discord refuses an embed over its limits (title 256, description 4,096, a field's name 256 and value 1,024,
+25 fields, 6,000 characters in all), so everything long is cut here, newest lines kept, with "…" marking what
+was left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import discord
+
+from bot import views
+from bot.i18n import t
+from bot.store import GameRow, SeatRow
+from engine import State, edition_of
+from engine.i18n import text
+from engine.narrate import account, describe, square_name
+from engine.state import Standing
+from render.style import SEAT_COLOURS
+
+TITLE_MAX = 256
+DESCRIPTION_MAX = 4096
+FIELD_NAME_MAX = 256
+FIELD_VALUE_MAX = 1024
+FIELDS_MAX = 25
+TOTAL_MAX = 6000
+BLANK = "\u200b"  # a field name that shows nothing (Discord refuses an empty one)
+
+BOARD = "board.png"
+DEED = "deed.png"
+SUMMARY = "summary.png"
+
+# Colours of messages that belong to no seat: the lobby, a closed table, an outcome.
+NEUTRAL = discord.Colour(0x4E5D94)
+GREEN = discord.Colour(0x2D7D46)
+RED = discord.Colour(0xC0392B)
+GREY = discord.Colour(0x747F8D)
+MENTION = re.compile(r"<@!?(\d+)>")
+MARKDOWN = re.compile(r"\*\*|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
+
+
+# -- pieces -------------------------------------------------------------------------------------------
+def seat_colour(seat: int) -> discord.Colour:
+    """The colour of `seat`'s token on the board (the renderer's palette), so the embed's bar matches it."""
+    r, g, b = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    return discord.Colour.from_rgb(r, g, b)
+
+
+def plain(line: str) -> str:
+    """A catalogue line without its bold and italic marks: a title shows them literally."""
+    return MARKDOWN.sub("", line)
+
+
+def cut(value: str, limit: int) -> str:
+    """`value` in at most `limit` characters, "…" marking a cut."""
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+def newest(lines: list[str], limit: int) -> list[str]:
+    """As many of the last `lines` as fit in `limit` characters (joined by newlines), "…" first when some
+    were left out: the newest of a long account is what matters."""
+    kept: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        line = cut(line, FIELD_VALUE_MAX - 2)
+        if used + len(line) + 1 > limit - 2:
+            kept.append("…")
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return list(reversed(kept))
+
+
+def chunks(lines: list[str], limit: int = FIELD_VALUE_MAX) -> list[str]:
+    """`lines` packed into values of at most `limit` characters, in order."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        line = cut(line, limit)
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out
+
+
+def size(embed: discord.Embed) -> int:
+    """The characters Discord counts towards an embed's 6,000."""
+    return len(embed)
+
+
+def fits(embed: discord.Embed) -> bool:
+    """Whether Discord accepts `embed` as it is."""
+    fields = embed.fields
+    return (len(embed.title or "") <= TITLE_MAX and len(embed.description or "") <= DESCRIPTION_MAX
+            and len(fields) <= FIELDS_MAX and size(embed) <= TOTAL_MAX
+            and all(0 < len(f.name or "") <= FIELD_NAME_MAX and 0 < len(f.value or "") <= FIELD_VALUE_MAX
+                    for f in fields))
+
+
+def _embed(title: str, colour: discord.Colour, description: str = "") -> discord.Embed:
+    return discord.Embed(title=cut(plain(title), TITLE_MAX), colour=colour,
+                         description=cut(description, DESCRIPTION_MAX) if description else None)
+
+
+def _field(embed: discord.Embed, name: str, value: str, *, inline: bool = False) -> None:
+    embed.add_field(name=cut(plain(name), FIELD_NAME_MAX) or BLANK, value=cut(value, FIELD_VALUE_MAX) or BLANK,
+                    inline=inline)
+
+
+def _footer(embed: discord.Embed, state: State | str, game: int, lang: str) -> None:
+    edition = state if isinstance(state, str) else state.edition
+    embed.set_footer(text=t(lang, "embed.footer", edition=text(lang, f"edition.{edition}.name"), id=game))
+
+
+def _account_fields(embed: discord.Embed, lines: list[str], lang: str, budget: int) -> None:
+    """The account as fields of at most 1,024 characters each, the newest kept within `budget`."""
+    name = t(lang, "embed.account")
+    for k, value in enumerate(chunks(newest(lines, budget))):
+        _field(embed, name if k == 0 else BLANK, value)
+
+
+# -- the table ----------------------------------------------------------------------------------------
+def in_order(events: list[dict]) -> list[dict]:
+    """`events` in the order a player lives them. The engine records an auction's price (paid, or owed as a
+    debt when the winner cannot pay) before the win itself; the account tells the win first."""
+    out = list(events)
+    for i, event in enumerate(out):
+        if event["code"] != "auction_won":
+            continue
+        j = i
+        while j > 0 and out[j - 1]["code"] in ("transfer", "debt") and out[j - 1].get("reason") == "auction":
+            j -= 1
+        out.insert(j, out.pop(i))
+    return out
+
+
+def pinged(state: State, seats: list[SeatRow]) -> int | None:
+    """The person the table addresses by name now (whose turn, debt or decision on mortgages), if any: the
+    only one its message may ping. A computer's decision and an auction (everyone bids) ping nobody."""
+    if state.phase == "over":
+        return None
+    if state.debts:
+        seat = state.debts[0].debtor
+    elif state.lift is not None:
+        seat = state.lift.seat
+    elif state.auction is not None:
+        return None
+    else:
+        seat = state.current
+    if state.seats[seat].computer:
+        return None
+    return next((s.user_id for s in seats if s.seat == seat and s.user_id), None)
+
+
+def _acting_colour(state: State) -> discord.Colour:
+    if state.phase == "over":
+        return seat_colour(state.winner) if state.winner >= 0 else GREY
+    acting = state.seat_to_act()
+    if state.auction is not None and state.auction.bidder >= 0:
+        return seat_colour(state.auction.bidder)
+    return seat_colour(acting[0] if acting else state.current)
+
+
+def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, live: bool, game: int = 0,
+          picture: bool = True) -> tuple[str | None, discord.Embed]:
+    """The table message: (content, embed). The title names the turn and its player; the fields tell what
+    happened in this turn, in order, and whose decision it is now; the board is the embed's picture
+    (`attachment://board.png`, the attachment the message carries or keeps). The content is the mention of
+    the person to act, alone, so that it pings; None when nobody is."""
+    header = views.turn_header(state, events, lang)
+    shown = [e for e in in_order(events) if e["code"] != "turn_started"]
+    lines = [f"• {line}" for line in account(shown, state, lang) if line]
+    embed = _embed(header, _acting_colour(state) if live or state.phase == "over" else GREY)
+    prompt = views.prompt(state, seats, lang) if live else ""
+    # The account may take what the title, the prompt and the footer leave of the 6,000.
+    budget = TOTAL_MAX - len(embed.title or "") - len(prompt) - 300
+    if lines:
+        _account_fields(embed, lines, lang, min(budget, FIELD_VALUE_MAX * (FIELDS_MAX - 2)))
+    if prompt:
+        _field(embed, t(lang, "embed.next"), prompt)
+    if picture:
+        embed.set_image(url=f"attachment://{BOARD}")
+    if game:
+        _footer(embed, state, game, lang)
+    user = pinged(state, seats) if live else None
+    return (f"<@{user}>" if user else None), embed
+
+
+# -- the lobby ----------------------------------------------------------------------------------------
+def lobby(row: GameRow, lang: str, *, closed: str = "") -> discord.Embed:
+    """The lobby: edition, seats, host, house rules and clock; once closed or started, its state."""
+    edition = str(row.settings.get("edition") or row.edition)
+    title = t(lang, "lobby.title", edition=text(lang, f"edition.{edition}.name"))
+    host = t(lang, "lobby.host", host=f"<@{row.host_id}>")
+    description = "\n".join([host, "", closed]) if closed else "\n".join([host, "", t(lang, "lobby.hint")])
+    embed = _embed(title, GREY if closed else NEUTRAL, description)
+    players = [f"{i + 1}. {views.lobby_seat(seat, lang)}" for i, seat in enumerate(row.seats)]
+    _field(embed, t(lang, "lobby.players", count=len(row.seats), max=views.MAX_SEATS).rstrip(":"),
+           "\n".join(players) or t(lang, "lobby.empty"))
+    _field(embed, t(lang, "embed.rules"), "\n".join(views.settings_summary(row.settings, row.edition, lang)))
+    _footer(embed, edition, row.id, lang)
+    return embed
+
+
+# -- auctions -----------------------------------------------------------------------------------------
+def auction(state: State, lang: str, quiet: float, *, game: int = 0) -> discord.Embed:
+    """An open auction: the deed as the picture, the highest bid, who is still in, the quiet period."""
+    au = state.auction
+    assert au is not None
+    name = square_name(state.edition, au.square, lang)
+    title = t(lang, f"auction.title.{au.item}", variant=state.edition, square=name)
+    colour = seat_colour(au.bidder) if au.bidder >= 0 else NEUTRAL
+    embed = _embed(title, colour, t(lang, "auction.quiet", seconds=int(quiet)))
+    if au.bidder >= 0:
+        highest = f"**{views.cash(state, au.bid)}** · {views.seat_label(state, au.bidder)}"
+    else:
+        highest = t(lang, "auction.no_bids", minimum=views.cash(state, max(au.minimum, 1)))
+    _field(embed, t(lang, "embed.highest"), highest, inline=True)
+    if au.item == "title":
+        _field(embed, t(lang, "embed.list_price"), views.cash(state, edition_of(state).squares[au.square].price),
+               inline=True)
+    _field(embed, t(lang, "embed.bidding"), "\n".join(views.seat_label(state, s) for s in au.active) or "—")
+    embed.set_image(url=f"attachment://{DEED}")
+    if game:
+        _footer(embed, state, game, lang)
+    return embed
+
+
+def auction_result(state: State, result: list[dict], lang: str, *, game: int = 0) -> discord.Embed:
+    """A closed auction: who won it and for how much, or that nobody bid; the deed stays its picture."""
+    won = next((e for e in result if e["code"] == "auction_won"), None)
+    colour = seat_colour(won["seat"]) if won else GREY
+    lines = account(result, state, lang)
+    embed = _embed(t(lang, "auction.closed"), colour, "\n".join(lines) or t(lang, "auction.closed"))
+    embed.set_image(url=f"attachment://{DEED}")
+    if game:
+        _footer(embed, state, game, lang)
+    return embed
+
+
+# -- trades -------------------------------------------------------------------------------------------
+def trade(state: State, seats: list[SeatRow], lang: str, *, game: int = 0) -> tuple[str | None, discord.Embed]:
+    """An offer on the table: both sides as fields; the content pings the person who must answer."""
+    tr = state.trade
+    assert tr is not None
+    proposer, target = views.seat_label(state, tr.proposer), views.seat_label(state, tr.target)
+    embed = _embed(t(lang, "trade.title", proposer=proposer, target=target), seat_colour(tr.proposer),
+                   t(lang, "trade.answer", who=views.mention(seats, tr.target) or target))
+    _field(embed, t(lang, "embed.gives", seat=proposer),
+           views.offer_text(state, tr.give.titles, tr.give.cash, len(tr.give.cards), lang), inline=True)
+    _field(embed, t(lang, "embed.gives", seat=target),
+           views.offer_text(state, tr.take.titles, tr.take.cash, len(tr.take.cards), lang), inline=True)
+    if game:
+        _footer(embed, state, game, lang)
+    user = next((s.user_id for s in seats if s.seat == tr.target and s.user_id), None)
+    return (f"<@{user}>" if user else None), embed
+
+
+def trade_outcome(state: State, outcome: list[dict], lang: str, *, game: int = 0) -> discord.Embed:
+    """The offer's message once it is settled, rejected or cancelled: what happened, and for a settled trade
+    what moved each way."""
+    done = next((e for e in outcome if e["code"] == "trade_done"), None)
+    codes = {e["code"] for e in outcome}
+    colour = GREEN if done else RED if "trade_rejected" in codes else GREY
+    key = "embed.trade_done" if done else "embed.trade_rejected" if "trade_rejected" in codes else "embed.trade_off"
+    lines = [describe(e, state, lang) for e in outcome]
+    embed = _embed(t(lang, key), colour, "\n".join(line for line in lines if line) or t(lang, "trade.closed"))
+    if done is not None and "give" in done:
+        for seat, side in ((done["seat"], done.get("give") or {}), (done["target"], done.get("take") or {})):
+            _field(embed, t(lang, "embed.gives", seat=views.seat_label(state, seat)),
+                   views.offer_text(state, side.get("titles", ()), side.get("cash", 0), len(side.get("cards", ())),
+                                    lang), inline=True)
+    if game:
+        _footer(embed, state, game, lang)
+    return embed
+
+
+# -- notices and the end ------------------------------------------------------------------------------
+def notice(line: str, colour: discord.Colour = NEUTRAL) -> tuple[str | None, discord.Embed]:
+    """A one-off message for the table (a warning, "played for…", someone back): the text in an embed; the
+    mentions it names, alone, as the content (a mention inside an embed never pings)."""
+    users = list(dict.fromkeys(MENTION.findall(line)))
+    content = " ".join(f"<@{u}>" for u in users) or None
+    return content, discord.Embed(description=cut(line, DESCRIPTION_MAX), colour=colour)
+
+
+def standings(state: State, head: str, rows: Iterable[Standing], lang: str, *, picture: bool,
+              game: int = 0) -> discord.Embed:
+    """The end of a game: the ranking, the end-of-game chart as the picture."""
+    rows = list(rows)
+    lines = []
+    for row in rows:
+        key = "over.row_out" if row.out else "over.row"
+        lines.append(t(lang, key, rank=row.rank, seat=views.seat_label(state, row.seat),
+                       worth=views.cash(state, row.net_worth), cash=views.cash(state, row.cash)))
+    first = next((r.seat for r in rows if r.rank == 1 and not r.out), state.winner)
+    embed = _embed(head, seat_colour(first) if first is not None and first >= 0 else GREY)
+    for k, value in enumerate(chunks(newest(lines, TOTAL_MAX - 600))):
+        _field(embed, t(lang, "embed.standings") if k == 0 else BLANK, value)
+    if picture:
+        embed.set_image(url=f"attachment://{SUMMARY}")
+    if game:
+        _footer(embed, state, game, lang)
+    return embed
+
