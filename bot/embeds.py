@@ -201,7 +201,7 @@ def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, 
 def lobby(row: GameRow, lang: str, *, closed: str = "") -> discord.Embed:
     """The lobby: edition, seats, host, house rules and clock; once closed or started, its state."""
     edition = str(row.settings.get("edition") or row.edition)
-    title = t(lang, "lobby.title", edition=text(lang, f"edition.{edition}.name"))
+    title = t(lang, "embed.lobby", edition=text(lang, f"edition.{edition}.name"))
     host = t(lang, "lobby.host", host=f"<@{row.host_id}>")
     description = "\n".join([host, "", closed]) if closed else "\n".join([host, "", t(lang, "lobby.hint")])
     embed = _embed(title, GREY if closed else NEUTRAL, description)

@@ -27,6 +27,7 @@ MENTION_BG = (60, 66, 112)
 BUTTON = {1: (88, 101, 242), 2: (78, 80, 88), 3: (36, 128, 70), 4: (218, 55, 60)}
 WIDTH = 760
 EMBED_WIDTH = 520
+PILL_START, PILL_END, PILL_SPACE = "\x01", "\x02", "\x03"  # a mention's name while text is laid out
 MENTION_RE = re.compile(r"<(@|#)!?(\d+)>|<t:(\d+):R>")
 
 
@@ -40,7 +41,8 @@ def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 def _printable(text: str, font: ImageFont.FreeTypeFont) -> str:
     """Only the characters the font draws (emoji would be empty boxes)."""
-    return "".join(c for c in text if ord(c) < 0x1F000 and c != "\ufe0f" and (c in "\n " or font.getmask(c).getbbox()))
+    return "".join(c for c in text if ord(c) < 0x1F000 and c != "\ufe0f"
+                   and (c in "\n \x01\x02\x03" or font.getmask(c).getbbox()))
 
 
 class _Canvas:
@@ -69,13 +71,23 @@ class _Canvas:
                 for word in re.split(r"(\s+)", _printable(part, face)):
                     if not word:
                         continue
-                    w = self.draw.textlength(word, font=face)
+                    w = self.draw.textlength(word.replace(PILL_START, "").replace(PILL_END, ""), font=face)
                     if cx + w > x + width and word.strip() and cx > x:
                         cx, y = x, y + line_height
                     if not word.strip() and cx == x:
                         continue
-                    self.draw.text((cx, y), word, font=face, fill=WHITE if bold else colour)
-                    cx += w
+                    for piece in re.split(f"({PILL_START}[^{PILL_END}]*{PILL_END})", word):
+                        if piece.startswith(PILL_START):
+                            # A mention: Discord's highlighted pill, inside text as in the content.
+                            label = piece[1:-1].replace(PILL_SPACE, " ")
+                            pw = self.draw.textlength(label, font=face)
+                            self.draw.rounded_rectangle((cx - 1, y - 1, cx + pw + 1, y + base.size + 4), radius=3,
+                                                        fill=MENTION_BG)
+                            self.draw.text((cx, y), label, font=face, fill=MENTION)
+                            cx += pw
+                        elif piece:
+                            self.draw.text((cx, y), piece, font=face, fill=WHITE if bold else colour)
+                            cx += self.draw.textlength(piece, font=face)
             y += line_height
         return y
 
@@ -83,14 +95,15 @@ class _Canvas:
         def name(match: re.Match[str]) -> str:
             if match[3]:
                 return "in 2 minutes"
-            return ("@" if match[1] == "@" else "#") + self.names(match[1], int(match[2]))
+            name = ("@" if match[1] == "@" else "#") + self.names(match[1], int(match[2]))
+            return PILL_START + name.replace(" ", PILL_SPACE) + PILL_END
 
         return MENTION_RE.sub(name, text)
 
     def mention_line(self, x: int, y: int, text: str) -> int:
         """Content made of mentions, as Discord's highlighted pills."""
         for part in text.split():
-            label = self._readable(part)
+            label = self._readable(part).strip(PILL_START + PILL_END).replace(PILL_SPACE, " ")
             w = int(self.draw.textlength(label, font=self.regular))
             self.draw.rounded_rectangle((x - 2, y, x + w + 2, y + 20), radius=3, fill=MENTION_BG)
             self.draw.text((x, y + 1), label, font=self.regular, fill=MENTION)
@@ -132,9 +145,20 @@ def _embed(canvas: _Canvas, embed: dict, pictures: dict[str, bytes], x: int, y: 
         y = canvas.text_block(inner, y, str(embed["title"]), width, font=canvas.title, colour=WHITE) + 4
     if embed.get("description"):
         y = canvas.text_block(inner, y, str(embed["description"]), width) + 6
-    for f in embed.get("fields") or []:
-        y = canvas.text_block(inner, y, str(f.get("name", "")), width, font=canvas.bold, colour=WHITE)
-        y = canvas.text_block(inner, y, str(f.get("value", "")), width) + 6
+    fields = list(embed.get("fields") or [])
+    while fields:
+        # Inline fields share a row, up to three, as Discord lays them out; the others take the whole width.
+        row = [fields.pop(0)]
+        while row[0].get("inline") and len(row) < 3 and fields and fields[0].get("inline"):
+            row.append(fields.pop(0))
+        column = (width - 12 * (len(row) - 1)) // len(row)
+        bottom = y
+        for k, f in enumerate(row):
+            fx = inner + k * (column + 12)
+            name = str(f.get("name", "")).strip("\u200b")
+            fy = canvas.text_block(fx, y, name, column, font=canvas.bold, colour=WHITE) if name else y
+            bottom = max(bottom, canvas.text_block(fx, fy, str(f.get("value", "")), column) + 6)
+        y = bottom
     image = (embed.get("image") or {}).get("url", "")
     data = pictures.get(image.removeprefix("attachment://"))
     if data:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import State, edition_of
+from engine.narrate import square_name
 from fakediscord import FakeMessage, FakeUser
 from tests.e2e.conftest import World
 
@@ -103,6 +104,13 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     assert offer is not None
     await world.act(gid, me, offer, "accept_trade")
     st = await world.settled(gid)
+    # Settled in public: the offer's message turns into its outcome, and the table's account keeps which
+    # titles and cash moved, both ways.
+    moved = [str(square_name(st.edition, i, "es")) for i in wanted]
+    table = world.table()
+    assert table is not None and "Trato cerrado entre" in table.text, table.text
+    assert all(name in table.text for name in moved) and "$500" in table.text, table.text
+    assert not offer.custom_ids() and "Trato cerrado" in offer.text and len(offer.embeds[0]["fields"]) == 2
     ed = edition_of(st)
     squares = list(ed.blocks[block])
     assert all(st.owner[i] == taker for i in squares)

@@ -11,8 +11,9 @@ PILL = re.compile(r"<(@[!&]?|#)\d+>")
 
 
 def readable(text: str) -> bool:
-    """No mention pill but the bot's own (the host, the player to act), no @everyone, no reversal."""
-    text = re.sub(r"(Organiza: |➡️ )<@\d+>", "", text)
+    """No mention pill but the bot's own (the host, the player to act, alone outside the embed), no @everyone,
+    no reversal."""
+    text = re.sub(r"\A<@\d+>\n|(Organiza: |➡️ )<@\d+>", "", text)
     return not PILL.search(text) and "@everyone" not in text and "\u202e" not in text
 
 
