@@ -27,6 +27,7 @@ MENTION_BG = (60, 66, 112)
 BUTTON = {1: (88, 101, 242), 2: (78, 80, 88), 3: (36, 128, 70), 4: (218, 55, 60)}
 WIDTH = 760
 EMBED_WIDTH = 520
+EMBED_IMAGE = (400, 300)  # the largest an embed's image is shown
 PILL_START, PILL_END, PILL_SPACE = "\x01", "\x02", "\x03"  # a mention's name while text is laid out
 MENTION_RE = re.compile(r"<(@|#)!?(\d+)>|<t:(\d+):R>")
 
@@ -163,8 +164,10 @@ def _embed(canvas: _Canvas, embed: dict, pictures: dict[str, bytes], x: int, y: 
     data = pictures.get(image.removeprefix("attachment://"))
     if data:
         picture = Image.open(io.BytesIO(data)).convert("RGB")
-        scale = width / picture.width
-        picture = picture.resize((width, int(picture.height * scale)), Image.Resampling.LANCZOS)
+        # Discord fits an embed's image in 400 x 300 on a desktop, however wide the embed is.
+        scale = min(EMBED_IMAGE[0] / picture.width, EMBED_IMAGE[1] / picture.height, width / picture.width)
+        picture = picture.resize((round(picture.width * scale), round(picture.height * scale)),
+                                 Image.Resampling.LANCZOS)
         canvas.image.paste(picture, (inner, y + 4))
         y += picture.height + 12
     if (embed.get("footer") or {}).get("text"):
