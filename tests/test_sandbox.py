@@ -102,7 +102,7 @@ def test_the_sandbox_has_no_traps(tmp_path: Path) -> None:
     # "Salir" is the Leave button: Beto leaves the table and the session goes on.
     after_salir = printed.split("Beto> Salir", 1)[1]
     left = after_salir.split("Beto> ", 1)[0]
-    assert "Jugadores (2/6):" in left and "Beto" not in left.replace("Beto>", "")
+    assert "Jugadores (2/6)" in left and "Beto" not in left.replace("Beto>", "")
     # Buttons that went away, numbers that never existed, and a bare number, in the player's words.
     assert "? El botón «Unirme» ya no está: ese mensaje cambió. Usa los botones que se ven ahora." in lines
     assert "? No hay ningún botón 9.9 en pantalla." in lines
