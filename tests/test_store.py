@@ -518,6 +518,37 @@ def test_a_lock_held_beyond_the_timeout_is_db_locked(tmp_path: Path) -> None:
         assert verify_game(store, gid).ok
 
 
+def test_a_write_waiting_behind_this_process_s_own_gives_up_after_the_timeout(tmp_path: Path) -> None:
+    """Writes queue for the one connection. While a write holds it (waiting for another process's lock,
+    say), one queued behind it fails as db_locked after the busy timeout rather than waiting for good,
+    writes nothing, and goes through once the way is clear."""
+    with Store(tmp_path / "t.db", timeout=0.1) as store:
+        gid, state = started_game(store)
+        holding, release = threading.Event(), threading.Event()
+
+        def long_write() -> None:
+            with store.backend.write():
+                holding.set()
+                release.wait(10)
+
+        writer = threading.Thread(target=long_write)
+        writer.start()
+        try:
+            assert holding.wait(5)
+            action = choose(state, random.Random(1))
+            assert action is not None
+            new, events = engine.apply(state, action)
+            with pytest.raises(StoreError) as queued:
+                store.apply(gid, 0, 100, action, events, new)
+            assert queued.value.code == "db_locked" and "other writes" in str(queued.value.params["detail"])
+        finally:
+            release.set()
+            writer.join()
+        assert store.game(gid).version == 0
+        store.apply(gid, 0, 100, action, events, new)
+        assert verify_game(store, gid).ok
+
+
 def test_a_file_that_is_not_a_database_is_db_corrupt(tmp_path: Path) -> None:
     path = tmp_path / "junk.db"
     path.write_bytes(b"this is not sqlite at all" * 200)

@@ -105,16 +105,24 @@ class SqliteBackend:
         return tx
 
     @contextmanager
-    def _guard(self) -> Iterator[None]:
-        with self._lock:
-            try:
-                yield
-            except sqlite3.Error as exc:
-                raise translate(exc) from exc
+    def _guard(self, wait: float = -1) -> Iterator[None]:
+        """The writing connection for this thread; with `wait` (seconds), `db_locked` when this process's
+        other writes keep it longer than that."""
+        if not self._lock.acquire(timeout=wait):
+            raise StoreError("db_locked", detail=f"this process's other writes held the database for {wait:g} s")
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+        finally:
+            self._lock.release()
 
     @contextmanager
     def _transaction(self, begin: str) -> Iterator[_Tx]:
-        with self._guard():
+        # Writes queue for the one connection; while another process holds the file, each of them waits
+        # its busy timeout in turn. Waiting here no longer than that too, the tenth write in line gives
+        # up after one timeout, not ten, and its thread is free again.
+        with self._guard(self._timeout):
             nested = self.conn.in_transaction
             if not nested:
                 self.conn.execute(begin)
