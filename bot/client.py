@@ -74,7 +74,8 @@ class TuristaBot(discord.AutoShardedClient):
     async def setup_hook(self) -> None:
         # Store calls run in worker threads (asyncio.to_thread). A write waiting for another process's lock
         # sleeps in its thread for up to the busy timeout; enough threads that such waits in a few channels
-        # never queue up the reads and writes of the others.
+        # never queue up the others' work. The reads an answer waits for have threads of their own
+        # (`bot.reading`): however many writes wait, they are never behind them.
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="turista-worker"))
         self.store = await asyncio.to_thread(Store, self.config.db)

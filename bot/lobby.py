@@ -19,6 +19,7 @@ from bot import embeds, game_thread, images, names, ui, views
 from bot.client import bot_of
 from bot.i18n import lang_of, t
 from bot.publish import PUBLISH_ERRORS
+from bot.reading import read
 from bot.replies import error_text, refuse, say
 from bot.store import GameRow, StoreError, engine_settings
 from engine import IllegalAction, new_game
@@ -52,7 +53,7 @@ def edition_of_row(row: GameRow) -> str:
 async def open_row(interaction: discord.Interaction) -> GameRow | None:
     if interaction.channel_id is None:
         return None
-    return await asyncio.to_thread(bot_of(interaction).store.game_by_channel, interaction.channel_id)
+    return await read(bot_of(interaction).store.game_by_channel, interaction.channel_id)
 
 
 async def lobby_row(interaction: discord.Interaction, gid: int | None = None) -> GameRow | None:

@@ -22,6 +22,7 @@ from bot.config import Config
 from bot.draft import Draft
 from bot.i18n import t
 from bot.publish import PUBLISH_ERRORS, Publisher
+from bot.reading import read
 from bot.store import GameRow, SeatRow, StaleVersion, Store, StoreError
 from engine import SYSTEM, Action, IllegalAction, State, edition_of, refusal
 from engine import apply as engine_apply
@@ -565,7 +566,7 @@ class Sessions:
             from bot.store import NoSuchGame
 
             try:
-                row = await asyncio.to_thread(self.bot.store.game, gid)
+                row = await read(self.bot.store.game, gid)
             except NoSuchGame:
                 return None
             if row.status != "active":
@@ -578,7 +579,7 @@ class Sessions:
         session = next((s for s in self.by_game.values() if s.plays_in(channel_id)), None)
         if session is not None:
             return session
-        row = await asyncio.to_thread(self.bot.store.game_by_channel, channel_id)
+        row = await read(self.bot.store.game_by_channel, channel_id)
         if row is None or row.status != "active":
             return None
         return await self.for_game(row.id)

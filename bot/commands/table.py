@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import discord
 from discord import app_commands
 
@@ -12,6 +10,7 @@ from bot.client import bot_of
 from bot.i18n import lang_of, ls, t
 from bot.options import within
 from bot.play import channel_session
+from bot.reading import read
 from bot.replies import refuse, say
 from bot.views import DEFAULT_TURN_TIMEOUT, TIME_LIMITS, TURN_TIMEOUTS, cash
 from engine import available
@@ -171,7 +170,7 @@ async def help_(interaction: discord.Interaction) -> None:
 async def history(interaction: discord.Interaction) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction)
-    rows = await asyncio.to_thread(bot.store.history, interaction.guild_id or 0)
+    rows = await read(bot.store.history, interaction.guild_id or 0)
     # A table closed before its game started is no game of the history.
     rows = [row for row in rows if row.started_at is not None]
     if not rows:
@@ -192,7 +191,7 @@ async def history(interaction: discord.Interaction) -> None:
 async def stats(interaction: discord.Interaction) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction)
-    rows = await asyncio.to_thread(bot.store.leaderboard, interaction.guild_id or 0)
+    rows = await read(bot.store.leaderboard, interaction.guild_id or 0)
     if not rows:
         await say(interaction, t(lang, "history.empty"))
         return
