@@ -117,8 +117,11 @@ class Channel(Table):
         reply = await send
         return reply if await self._answered(what, reply) else None
 
-    def _lobby(self) -> FakeMessage | None:
-        return next((m for m in reversed(self.watch.of(self.channel.id)) if self._cid(m, "start")), None)
+    def _enabled(self, message: FakeMessage, verb: str) -> str | None:
+        """The custom_id of the button for `verb` on `message` once it may be clicked."""
+        cid = self._cid(message, verb)
+        button = message.find_component(custom_id=cid) if cid is not None else None
+        return cid if button is not None and not button.get("disabled") else None
 
     async def open(self) -> None:
         host, guest = self.people
@@ -131,7 +134,9 @@ class Channel(Table):
         self.figures.board.append(time.perf_counter() - start)
         for user, verb in ((guest, "join"), (host, "addbot"), (host, "addbot"), (host, "start")):
             await asyncio.sleep(self.rng.uniform(1.0, 3.0))
-            cid = self._cid(lobby, verb)
+            # The lobby is edited after each answer: Start is enabled once it shows enough seats.
+            cid = await self.watch.until(self.channel.id, lambda v=verb: self._enabled(lobby, v),
+                                         time.perf_counter() + 30.0)
             if cid is None or await self._interact(verb, self.fake.click(user, lobby, cid)) is None:
                 raise RuntimeError(f"the lobby in #{self.channel.name} did not take {verb}")
         # The click was answered at once; the game starts once it is written.
