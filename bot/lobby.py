@@ -406,11 +406,14 @@ async def end(interaction: discord.Interaction) -> None:
         await refuse(interaction, "not_host")
         return
     if row.status == "lobby":
+        # Answered before waiting for the channel or the database; `close_lobby` completes the answer.
+        await acknowledge(interaction)
         async with bot.sessions.lock_for(row.channel_id):
+            row = await managed_lobby_row(interaction, row.id)
+            if row is None:
+                return
             await asyncio.to_thread(bot.store.set_status, row.id, "abandoned")
             await close_lobby(interaction, row, t(bot.table_lang(interaction), "lobby.cancelled"))
-        if not interaction.response.is_done():
-            await say(interaction, t(lang, "lobby.cancelled"))
         return
     # Ending a game in play cannot be undone: ask once more, privately.
     button = ui.button(row.id, 0, "end_game", t(lang, "button.end_game"), style=discord.ButtonStyle.danger, emoji="🏁")

@@ -19,10 +19,11 @@ async def test_commands_and_clicks_answer_at_once_while_the_database_is_locked(w
         new = await world.fake.slash(world.ana, world.channel, "turista new")
         join = await world.fake.click(world.dora, lobby, world.custom_id(lobby, "join"))
         history = await world.fake.slash(world.beto, world.channel, "turista history")
-        for reply in (new, join, history):
+        end = await world.fake.slash(world.carl, world.other, "turista end")
+        for reply in (new, join, history, end):
             await reply.wait()
         assert history.response_type == 4 and history.ephemeral and history.content, history.content
-        assert new.response_type == 5 and join.response_type == 6
+        assert new.response_type == 5 and join.response_type == 6 and end.response_type == 5
 
         # The writes wait for the lock, give up, and say so privately: never "no open table".
         refused = (await new.wait_followups(1, timeout=30))[0]
@@ -30,6 +31,10 @@ async def test_commands_and_clicks_answer_at_once_while_the_database_is_locked(w
         assert new.message is None or new.message.deleted  # no "thinking…" left behind in the channel
         refused = (await join.wait_followups(1, timeout=30))[0]
         assert refused.ephemeral and BUSY in refused.content, refused.content
+        # Carl's /turista end waited for the Join of his channel, then for the database, already answered.
+        await world.eventually(lambda: end.message is not None and not end.message.loading, timeout=30,
+                               what="the answer to /turista end")
+        assert end.ephemeral and "The database is busy" in (end.content or ""), end.content
     assert world.row() is None and len(world.game(lobby_gid).seats) == 1
     assert "could not open a table in channel" in world.bot.log()
 
