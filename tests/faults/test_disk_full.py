@@ -38,7 +38,7 @@ async def test_a_full_disk_stops_nothing_for_good(world: World, disk: SmallDisk)
     st = await world.play_until(gid, lambda st: ana_may_end_her_turn(st, ana), buy=lambda st: False)
 
     # Ana ends her turn; the new table is held back, so the computer has not moved yet when the disk fills up.
-    held = world.fake.hold("POST", "/channels/{channel}/messages", channel=world.channel.id)
+    held = world.fake.hold("POST", "/channels/{channel}/messages", channel=world.game(gid).where)
     await world.act(gid, world.ana, world.table(), "end_turn")  # type: ignore[arg-type]
     await held.reached(1)
     ended = world.game(gid).version
