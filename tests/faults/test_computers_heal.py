@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import legal_actions, new_game
+from engine import new_game
 from tests.e2e.conftest import World
 from tests.faults.database import write_lock
+from tests.faults.turns import computer_about_to_move
 
 SEATS = ["Ana", "🤖 1", "🤖 2"]  # the host and two computers; the order of play depends on the seed alone
 
@@ -47,24 +48,9 @@ async def test_the_first_table_refused_does_not_stop_a_computer_that_plays_first
     assert world.game(gid).version > st.version
 
 
-def ana_may_end_her_turn(st, seat: int) -> bool:  # type: ignore[no-untyped-def]
-    return (st.current == seat and not st.debts and st.auction is None and st.trade is None
-            and any(a.kind == "end_turn" for a in legal_actions(st, seat)))
-
-
 async def test_computers_wait_for_a_locked_database_and_go_on(world: World) -> None:
-    gid = await world.open_table(world.ana, [], computers=1)
-    await world.start(gid, world.ana)
-    ana = world.game(gid).seat_of(world.ana.id)
-    assert ana is not None
-    st = await world.play_until(gid, lambda st: ana_may_end_her_turn(st, ana), buy=lambda st: False)
-
-    # Ana ends her turn; the new table is held back, so the computer has not started yet when another
-    # process takes the database's write lock.
-    held = world.fake.hold("POST", "/channels/{channel}/messages", channel=world.game(gid).where)
-    await world.act(gid, world.ana, world.table(), "end_turn")  # type: ignore[arg-type]
-    await held.reached(1)
-    ended = world.game(gid).version
+    # The computer has not started yet when another process takes the database's write lock.
+    gid, ana, held, ended = await computer_about_to_move(world)
     with write_lock(world.bot.db_path):
         held.release()
         await world.eventually(lambda: "computer players: the database does not take writes" in world.bot.log(),

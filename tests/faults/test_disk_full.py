@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e.conftest import World
 from tests.faults.database import SmallDisk, small_disk
-from tests.faults.test_computers_heal import ana_may_end_her_turn
+from tests.faults.turns import computer_about_to_move
 
 FULL = "El disco del bot está lleno"  # Ana's language (es-MX)
 
@@ -31,17 +31,8 @@ def bot_env(tmp_path: Path, disk: SmallDisk) -> dict[str, str]:
 
 
 async def test_a_full_disk_stops_nothing_for_good(world: World, disk: SmallDisk) -> None:
-    gid = await world.open_table(world.ana, [], computers=1)
-    await world.start(gid, world.ana)
-    ana = world.game(gid).seat_of(world.ana.id)
-    assert ana is not None
-    st = await world.play_until(gid, lambda st: ana_may_end_her_turn(st, ana), buy=lambda st: False)
-
-    # Ana ends her turn; the new table is held back, so the computer has not moved yet when the disk fills up.
-    held = world.fake.hold("POST", "/channels/{channel}/messages", channel=world.game(gid).where)
-    await world.act(gid, world.ana, world.table(), "end_turn")  # type: ignore[arg-type]
-    await held.reached(1)
-    ended = world.game(gid).version
+    # The computer has not moved yet when the disk fills up.
+    gid, ana, held, ended = await computer_about_to_move(world)
     disk.fill()
     held.release()
     await world.eventually(lambda: "computer players: the database does not take writes (db_full" in world.bot.log(),

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import legal_actions
 from tests.e2e.conftest import World
+from tests.faults.turns import ana_may_end_her_turn
 
 MESSAGE = "/channels/{channel}/messages/{message}"
 MESSAGES = "/channels/{channel}/messages"
@@ -59,11 +59,6 @@ async def test_server_errors_and_rate_limits_are_tried_again(world: World) -> No
     assert "could not edit the table (503" in world.bot.log()
     await world.play_turn_step(gid, st)
     assert world.game(gid).version > st.version
-
-
-def ana_may_end_her_turn(st, seat: int) -> bool:  # type: ignore[no-untyped-def]
-    return (st.current == seat and not st.debts and st.auction is None and st.trade is None
-            and any(a.kind == "end_turn" for a in legal_actions(st, seat)))
 
 
 async def test_a_table_refused_again_and_again_goes_up_once_discord_takes_it(world: World) -> None:
