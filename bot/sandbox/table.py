@@ -305,10 +305,15 @@ class Sandbox:
             return value
         return await self._input(prompt)
 
+    def _first_table_due(self) -> bool:
+        """A game has just opened its thread and its first table (drawn first) is not there yet."""
+        threads = self.fake.threads(self.channel)
+        return any(not self.fake.messages(thread, include_ephemeral=False) for thread in threads)
+
     async def _settle(self, quiet: float = 1.0, cap: float = 60.0) -> None:
         """Print the bot's messages as they come, until it has been quiet for `quiet` seconds."""
         start = last_change = time.monotonic()
-        while time.monotonic() - last_change < max(quiet, self.args.pace * 2 + 0.3):
+        while time.monotonic() - last_change < max(quiet, self.args.pace * 2 + 0.3) or self._first_table_due():
             for message in self.printer.changed(self.public_messages()):
                 self._show(message)
                 last_change = time.monotonic()
