@@ -225,7 +225,6 @@ class Publisher:
         st = self.session.state
         assert st is not None
         ended = [e for e in events if e["code"] in ENDED_AUCTION]
-        quiet = self.session.bot.config.auction_quiet
         if "auction" in self.messages and (ended or st.auction is None):
             # The last result is this message's; a queued auction may already be open.
             edit: dict[str, Any] = {"view": None, "allowed_mentions": ui.NO_MENTIONS}
@@ -235,13 +234,10 @@ class Publisher:
             await self._close("auction", edit)
         if st.auction is None:
             return
-        embed = embeds.auction(st, self.lang, quiet, game=self.gid)
-        view = views.auction_view(self.gid, st, self.lang)
         opened = any(e["code"] == "auction_opened" for e in events)
         if self.editable("auction") and not opened:
             try:
-                await self._edit("auction", {"content": None, "embed": embed, "view": view,
-                                             "allowed_mentions": ui.NO_MENTIONS})
+                await self._edit("auction", await self._auction_edit())
                 return
             except Gone:
                 pass
