@@ -41,25 +41,23 @@ async def open_thread(bot: Host, row: GameRow, lobby_id: int, lang: str) -> tupl
     try:
         thread = await lobby.create_thread(name=t(lang, "lobby.thread_name", number=row.id),
                                            auto_archive_duration=ARCHIVE_MINUTES)
-    except discord.Forbidden as error:
-        log.warning("game %d: no thread, the game stays in channel %d: %s", row.id, row.channel_id, error)
-        return None, t(lang, "lobby.no_thread", why=t(lang, "lobby.no_thread_permission"))
     except (discord.HTTPException, ValueError) as error:
         log.warning("game %d: no thread, the game stays in channel %d: %s", row.id, row.channel_id, error)
-        return None, t(lang, "lobby.no_thread", why=t(lang, "lobby.no_thread_error"))
+        why = "lobby.no_thread_permission" if isinstance(error, discord.Forbidden) else "lobby.no_thread_error"
+        return None, t(lang, "lobby.no_thread", why=t(lang, why))
     await asyncio.to_thread(bot.store.set_thread, row.id, thread.id)
     log.info("game %d: played in thread %d", row.id, thread.id)
     return thread.id, ""
 
 
-def leader(st: State, lang: str) -> tuple[str, str]:
+def leader(st: State) -> tuple[str, str]:
     first = standings(st, edition_of(st))[0]
     return views.seat_label(st, first.seat), views.cash(st, first.net_worth)
 
 
 def progress(row: GameRow, st: State, lang: str) -> str:
     """The lobby's line while the game is played."""
-    name, worth = leader(st, lang)
+    name, worth = leader(st)
     if row.thread_id:
         return t(lang, "lobby.playing", thread=f"<#{row.thread_id}>", turn=st.turn, leader=name, worth=worth)
     return t(lang, "lobby.playing_here", turn=st.turn, leader=name, worth=worth)
@@ -68,7 +66,7 @@ def progress(row: GameRow, st: State, lang: str) -> str:
 def result(st: State, lang: str, ended_by: str = "") -> str:
     """The lobby's line once the game is over: its winner, or who ended it and who was ahead."""
     if ended_by or st.winner is None:
-        name, worth = leader(st, lang)
+        name, worth = leader(st)
         return t(lang, "lobby.result_ended", who=ended_by, turn=st.turn, leader=name, worth=worth)
     return t(lang, "lobby.result", seat=views.seat_label(st, st.winner), turns=st.turn)
 
