@@ -161,7 +161,14 @@ def centre_views(
         flag_id = sq.id if au.item == "title" and has_flag(sq.id) else ""
         pieces.append(AuctionView(flag_id, title, au.bidder, letter, bid, y))
         y += AuctionView.HEIGHT + 10
-    news = [line for line in (describe(e, state, lang) for e in events) if line][-2:]
+    # The last two events that tell something, narrated from the end: a turn's list grows with every action.
+    news: list[str] = []
+    for event in reversed(events):
+        line = describe(event, state, lang)
+        if line:
+            news.insert(0, line)
+            if len(news) == 2:
+                break
     if news:
         lines = tuple(wrapped for line in news for wrapped in _wrap_news(line, x1 - x0 - 60 - 24))
         pieces.append(NewsView(lines, y))

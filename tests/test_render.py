@@ -276,3 +276,67 @@ def test_the_png_is_a_valid_palette_png() -> None:
     rows = zlib.decompress(png[start : start + length])
     assert len(rows) == 688 * 1101
     assert rows[::1101] == bytes(688)  # every scanline unfiltered
+
+
+def _board_bands(st, lang: str = "es"):  # type: ignore[no-untyped-def]
+    """What `render.board` hands `bands.png` for `st`: the palette, the band keys and the drawing."""
+    from render.board import _palette_bytes, band_keys, compose
+    from render.board import picture as board_picture
+
+    pic = board_picture(st, lang)
+    return _palette_bytes(pic.edition, pic.lang), band_keys(pic), lambda missing: compose(pic, missing)
+
+
+def test_isal_and_zlib_bands_give_the_same_pixels() -> None:
+    """The board's bands deflated by ISA-L (when installed, the default) or by the standard zlib: PNGs that
+    decode to the same pixels, those of the picture put together."""
+    from render import bands
+    from render.layout import HEIGHT, WIDTH
+
+    assert bands.ISAL is not None, "isal is a dependency of the project"
+    assert bands.DEFLATE == bands.ISAL
+    first, steps = play("turismundo", seed=4, turns=30, choose=simple_choice)
+    st = final_state(first, steps)
+    pal, keys, draw = _board_bands(st)
+    expected = draw(None).convert("RGB").tobytes()
+    pngs = [bands.png(WIDTH, HEIGHT, pal, keys, bands.BandCache(), draw, d) for d in (bands.ISAL, bands.ZLIB)]
+    assert pngs[0] != pngs[1]
+    for png in pngs:
+        assert _pixels(png).tobytes() == expected
+
+
+def test_bands_of_both_deflates_lay_end_to_end() -> None:
+    """Bands cut by a sync flush follow one another in one zlib stream whatever compressed each: a cache
+    filled by one and read by the other still gives a whole stream with the right Adler-32."""
+    from render import bands
+
+    assert bands.ISAL is not None
+    raw = [bytes((k * 7 + i // 97) % 251 for i in range(8 * 1101)) for k in range(6)] + [b"\x00" * 3303]
+    parts = [bands.compress_band(r, bands.ISAL if k % 2 else bands.ZLIB) for k, r in enumerate(raw)]
+    adler = parts[0][1]
+    for _, band_adler, size in parts[1:]:
+        adler = bands._adler_combine(adler, band_adler, size)
+    stream = b"\x78\x01" + b"".join(p[0] for p in parts) + b"\x03\x00" + adler.to_bytes(4, "big")
+    assert zlib.decompress(stream) == b"".join(raw)  # zlib checks the Adler-32 too
+    assert adler == zlib.adler32(b"".join(raw))
+
+
+def test_without_isal_the_standard_zlib_draws_the_board() -> None:
+    """A platform where isal cannot be imported: the bands are deflated by zlib and the board is the same
+    picture."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['isal'] = None\n"
+        "import io, zlib\n"
+        "from PIL import Image\n"
+        "from engine import new_game\n"
+        "from render import bands, board\n"
+        "assert bands.ISAL is None and bands.DEFLATE.module is zlib\n"
+        "st, _ = new_game('mundial', ['Ana', 'Beto'], seed=1)\n"
+        "sys.stdout.buffer.write(Image.open(io.BytesIO(board(st, 'en'))).convert('RGB').tobytes())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True).stdout
+    st, _ = new_game("mundial", ["Ana", "Beto"], seed=1)
+    assert out == picture(board(st, "en")).tobytes()
