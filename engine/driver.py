@@ -12,7 +12,7 @@ from typing import Final
 
 from engine import rng
 from engine.actions import Action, IllegalAction
-from engine.ai import ROLL, choose, plan
+from engine.ai import END_TURN, ROLL, choose, plan
 from engine.rules import Game, apply_inplace, apply_quietly, quiet_game
 from engine.state import Auction, State
 
@@ -43,12 +43,14 @@ class Driver:
         if st.phase == "over":
             return None
         seats = st.seats
-        if st.trade is not None and not st.debts:
-            target = st.trade.target
+        trade = st.trade
+        debts = st.debts
+        if trade is not None and not debts:
+            target = trade.target
             action = plan(st, target, seats[target].computer, self.jail)
             if action is not None:
                 return action
-        if st.debts or st.lift is not None:
+        if debts or st.lift is not None:
             seat = st.seat_to_act()[0]
             action = plan(st, seat, seats[seat].computer, self.jail)
             if action is None:
@@ -133,38 +135,39 @@ def play(st: State, jail: str = "short", landing: Landing | None = None, max_act
     g = quiet_game(st) if landing is None else None
     seats = st.seats
     while True:
+        phase = st.phase
         if (
             g is not None
-            and st.phase == "roll"
+            and phase == "roll"
             and not st.debts
             and st.auction is None
             and st.trade is None
             and st.lift is None
-            and not seats[st.current].jailed
+            and not seats[current := st.current].jailed
         ):
             # The commonest move, the one every computer makes here (`engine.ai.plan`); legal as it stands
             # (`engine.legal`: the current seat rolls when nothing is pending), so it is not checked again.
-            events = apply_quietly(g, ROLL[st.current], checked=True)
+            events = apply_quietly(g, ROLL[current], checked=True)
         else:
             action = driver.next_action(st)
             if action is None:
                 break
-            if landing is not None and action.kind == "roll" and st.phase == "roll":
+            if landing is not None and action.kind == "roll" and phase == "roll":
                 was_jailed = st.seats[action.seat].jailed
                 events = _apply(st, g, action)
                 landing.count(st, action.seat, was_jailed, events)
             elif (
                 g is not None
-                and action.kind == "end_turn"
-                and st.phase == "end"
-                and action.seat == st.current
+                and phase == "end"
+                and action is END_TURN[current := st.current]
                 and not st.debts
                 and st.auction is None
                 and st.lift is None
-                and not seats[action.seat].out
+                and not seats[current].out
             ):
-                # The other move every computer makes once a turn, legal as it stands (`engine.legal`: the
-                # current seat ends its turn in the "end" phase when nothing is pending), not checked again.
+                # The other move every computer makes once a turn (`engine.ai` answers it with this very
+                # action), legal as it stands (`engine.legal`: the current seat ends its turn in the "end"
+                # phase when nothing is pending), not checked again.
                 events = apply_quietly(g, action, checked=True)
             else:
                 events = _apply(st, g, action)

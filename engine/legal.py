@@ -208,16 +208,20 @@ def build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> li
     """The squares of `square`'s block that `count` even builds starting on `square` would use."""
     squares = ed.squares
     block = board.blocks(ed)[squares[square].block]
-    levels = {j: st.level[j] for j in block}
+    level = st.level
+    # The block's levels as the builds go on, in the block's order (a list: the commonest check of a build).
+    levels = [level[j] for j in block]
     even = board.rules(st, ed).even_building
     cash = st.seats[seat].cash
     houses, hotels = st.bank_houses, st.bank_hotels
     plan: list[int] = []
-    target = square
+    asked = block.index(square)
+    k = asked
     for _ in range(count):
-        lvl = levels[target]
-        if lvl >= HOTEL or (even and lvl > min(levels.values())):
+        lvl = levels[k]
+        if lvl >= HOTEL or (even and lvl > _lowest(levels)):
             break
+        target = block[k]
         sq = squares[target]
         cost = sq.hotel_cost if lvl + 1 == HOTEL else sq.house_cost  # board.building_cost
         if cash < cost:
@@ -232,19 +236,22 @@ def build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> li
                 break
             houses -= 1
         cash -= cost
-        levels[target] = lvl + 1
+        levels[k] = lvl + 1
         plan.append(target)
         if even:
             # Later builds go where the block is lowest, the asked square first.
-            low = min(levels.values())
-            if levels[square] != low:
-                for j in block:
-                    if levels[j] == low:
-                        target = j
-                        break
-            else:
-                target = square
+            low = _lowest(levels)
+            k = asked if levels[asked] == low else levels.index(low)
     return plan
+
+
+def _lowest(levels: list[int]) -> int:
+    # A plain loop: compiled, min() over a list is a call into Python.
+    low = levels[0]
+    for lv in levels:
+        if lv < low:
+            low = lv
+    return low
 
 
 def _auction_refusal(st: State, a: Action) -> Refusal:

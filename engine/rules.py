@@ -23,7 +23,7 @@ Event = dict
 class Game:
     """One application of an action: the state being changed, its edition and the events produced."""
 
-    __slots__ = ("st", "ed", "ev", "rules", "told_in_full", "quiet")
+    __slots__ = ("st", "ed", "ev", "rules", "told_in_full", "quiet", "seed2", "seed1", "seed0")
 
     def __init__(self, st: State, ed: Edition, quiet: bool = False) -> None:
         self.st = st
@@ -35,6 +35,8 @@ class Game:
         # A game stored before rulebook 1 replays into the events it logged then: a bankruptcy, a withdrawal
         # and a settled trade told after what they move, without the trade's contents or the jailed owner.
         self.told_in_full = st.settings.rulebook > 0
+        # The game's seed as `rng.seed_limbs` splits it (compiled dice), once it is first needed; -1: not yet.
+        self.seed2 = self.seed1 = self.seed0 = -1
 
     def emit(self, code: str, **params: object) -> None:
         if self.quiet and code != "game_over":
@@ -53,15 +55,18 @@ class Game:
 
     def dice(self) -> tuple[int, int]:
         """Two dice, as two calls of `die` would draw them. In Python `rng.draw` is inlined twice, a roll being the
-        engine's busiest step; compiled, `rng.below` works on 32-bit halves."""
+        engine's busiest step; compiled, the draws work on limbs of the seed split once per `Game`."""
         st = self.st
         if st.rigged_dice:
             return self.die(), self.die()
         n = st.draws
         st.draws = n + 2
-        seed = st.seed
         if rng.NATIVE:
-            return rng.below(seed, n, 6) + 1, rng.below(seed, n + 1, 6) + 1
+            if self.seed2 < 0:
+                self.seed2, self.seed1, self.seed0 = rng.seed_limbs(st.seed)
+            s2, s1, s0 = self.seed2, self.seed1, self.seed0
+            return rng.below_limbs(s2, s1, s0, n, 6) + 1, rng.below_limbs(s2, s1, s0, n + 1, 6) + 1
+        seed = st.seed
         z = (seed + (n + 1) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
@@ -76,11 +81,13 @@ class Game:
             return
         st = self.st
         if frm >= 0:
-            st.seats[frm].cash -= amount
+            payer = st.seats[frm]
+            payer.cash = payer.cash - amount
         elif frm == POT:
             st.pot -= amount
         if to >= 0:
-            st.seats[to].cash += amount
+            payee = st.seats[to]
+            payee.cash = payee.cash + amount
         elif to == POT:
             st.pot += amount
         if not self.quiet:
@@ -239,9 +246,22 @@ def _carry_out(st: State, ed: Edition, action: Action) -> list[Event]:
 
 
 def _perform(g: Game, action: Action) -> list[Event]:
-    HANDLERS[action.kind](g, action)
+    kind = action.kind
+    # The commonest moves are called directly: compiled, a call through the table goes through Python's
+    # calling convention.
+    if kind == "roll":
+        _roll(g, action)
+    elif kind == "end_turn":
+        _end_turn(g, action)
+    elif kind == "bid":
+        _bid(g, action)
+    elif kind == "pass_bid":
+        _pass_bid(g, action)
+    else:
+        HANDLERS[kind](g, action)
     _flow(g)
-    g.st.version += 1
+    st = g.st
+    st.version = st.version + 1
     return g.ev
 
 
@@ -249,52 +269,58 @@ def _perform(g: Game, action: Action) -> list[Event]:
 def _next_phase(g: Game) -> str:
     """Where the turn goes once a landing is resolved: another roll after a double, else its end."""
     st = g.st
-    seat = st.seats[st.current]
+    return _phase_after(g, st.seats[st.current])
+
+
+def _phase_after(g: Game, seat: Seat) -> str:
+    """`_next_phase` for the current seat `seat`, already at hand."""
     if seat.out:
         return "next"
-    if st.doubles and not seat.jailed and g.rules.doubles_roll_again:
+    if g.st.doubles and not seat.jailed and g.rules.doubles_roll_again:
         return "roll"
     return "end"
 
 
 def _roll(g: Game, a: Action) -> None:
     st = g.st
+    s = a.seat
     if st.phase == "customs":
-        _customs_roll(g, a.seat)
+        _customs_roll(g, s)
         return
     d1, d2 = g.dice()
     st.dice = [d1, d2]
     total, double = d1 + d2, d1 == d2
-    seat = st.seats[a.seat]
+    seat = st.seats[s]
     if not g.quiet:
-        g.emit("rolled", seat=a.seat, dice=[d1, d2])
+        g.emit("rolled", seat=s, dice=[d1, d2])
     if seat.lost_turns:
         # Oceanía (`mundial`): only a double on the first lost turn frees the seat.
         if double:
             seat.lost_turns = 0
             st.doubles = 0
-            g.emit("left_rest", seat=a.seat)
-            _move_forward(g, a.seat, total)
+            g.emit("left_rest", seat=s)
+            _move_forward(g, s, total)
             _after_landing(g)
         else:
             seat.lost_turns -= 1
-            g.emit("lost_turn", seat=a.seat, left=seat.lost_turns)
+            g.emit("lost_turn", seat=s, left=seat.lost_turns)
             st.phase = "end"
         return
     if seat.jailed:
-        _jail_roll(g, a.seat, total, double)
+        _jail_roll(g, s, total, double)
         return
     if double and g.rules.doubles_roll_again:
-        st.doubles += 1
-        if st.doubles == 3 and g.rules.three_doubles_jail:
-            g.emit("three_doubles", seat=a.seat)
-            _go_to_jail(g, a.seat)
+        doubles = st.doubles + 1
+        st.doubles = doubles
+        if doubles == 3 and g.rules.three_doubles_jail:
+            g.emit("three_doubles", seat=s)
+            _go_to_jail(g, s)
             return
     else:
         st.doubles = 0
-    _move_forward(g, a.seat, total)
-    if st.phase == "roll":  # _after_landing, inlined on the commonest path
-        st.phase = _next_phase(g)
+    _move_forward(g, s, total)
+    if st.phase == "roll":  # _after_landing, inlined on the commonest path (only the current seat rolls)
+        st.phase = _phase_after(g, seat)
 
 
 def _after_landing(g: Game) -> None:
@@ -375,12 +401,15 @@ def _start_next_turn(g: Game) -> None:
     if st.ending:
         _finish(g, "time_limit")
         return
-    if st.settings.max_turns and st.turn >= st.settings.max_turns:
+    # Each field read once: compiled, the state's fields are the costliest reads.
+    max_turns = st.settings.max_turns
+    turn = st.turn
+    if max_turns and turn >= max_turns:
         _finish(g, "turn_limit")
         return
-    order, seats = st.order, st.seats
+    order, seats, current = st.order, st.seats, st.current
     n = len(order)
-    i = order.index(st.current)
+    i = order.index(current)
     for k in range(1, n + 1):
         nxt = order[(i + k) % n]
         if not seats[nxt].out:
@@ -388,19 +417,21 @@ def _start_next_turn(g: Game) -> None:
     if st.trade is not None and board.trading_window(st, ed):
         # Rules 002 trades happen on the proposer's own turn: an offer left open cannot be accepted any more.
         st.trade = None
-        g.emit("trade_cancelled", seat=st.current)
+        g.emit("trade_cancelled", seat=current)
     st.current = nxt
-    st.turn += 1
+    turn += 1
+    st.turn = turn
     st.doubles = 0
     if st.interest_paid:
         st.interest_paid = []
     st.phase = "roll"
     if not g.quiet:
-        g.emit("turn_started", seat=nxt, turn=st.turn)
+        g.emit("turn_started", seat=nxt, turn=turn)
     seat = seats[nxt]
-    if seat.lost_turns and seat.lost_turns < _rest_turns(ed):
-        seat.lost_turns -= 1
-        g.emit("lost_turn", seat=nxt, left=seat.lost_turns)
+    lost = seat.lost_turns
+    if lost and lost < _rest_turns(ed):
+        seat.lost_turns = lost - 1
+        g.emit("lost_turn", seat=nxt, left=lost - 1)
         st.phase = "end"
 
 
@@ -413,12 +444,13 @@ def _move_forward(g: Game, s: int, steps: int) -> None:
     st, ed = g.st, g.ed
     seat = st.seats[s]
     start = seat.pos
-    seat.pos = (start + steps) % board.BOARD_SIZE
+    pos = (start + steps) % board.BOARD_SIZE
+    seat.pos = pos
     if not g.quiet:
-        g.emit("moved", seat=s, frm=start, to=seat.pos)
+        g.emit("moved", seat=s, frm=start, to=pos)
     if start + steps >= board.BOARD_SIZE:
         g.transfer(BANK, s, ed.economy.salary, "salary")
-    _land(g, s)
+    _land(g, s, pos=pos)
 
 
 def _move_back(g: Game, s: int, steps: int) -> None:
@@ -441,9 +473,11 @@ def _go_to_jail(g: Game, s: int) -> None:
         st.phase = "end"
 
 
-def _land(g: Game, s: int, rent_factor: int = 1, card_amount: int = 0) -> None:
+def _land(g: Game, s: int, rent_factor: int = 1, card_amount: int = 0, pos: int = -1) -> None:
+    """Seat `s` lands where it stands (`pos`, when the caller knows it)."""
     st, ed = g.st, g.ed
-    pos = st.seats[s].pos
+    if pos < 0:
+        pos = st.seats[s].pos
     sq = ed.squares[pos]
     kind = sq.kind
     if kind in ("country", "airline", "utility"):
@@ -1059,12 +1093,12 @@ def _flow(g: Game) -> None:
             _open_title_auction(g, st.auction_queue.pop(0))
             continue
         if phase == "next":
+            # Nothing is pending here, and a new turn creates no debt, auction or lift: done.
             _start_next_turn(g)
-            continue
         return
 
 
-HANDLERS = {
+HANDLERS: Final = {
     "roll": _roll,
     "buy": _buy,
     "decline": _decline,

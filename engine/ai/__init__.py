@@ -13,12 +13,12 @@ and `dificil` picks its own by the stage of the game.
 
 from __future__ import annotations
 
-from engine.actions import Action
+from engine.actions import Action, Trade
 from engine.ai import buying, hard, money, trades
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS, Style, style_of
 from engine.ai.view import Reserve, Table, start_cash, table
 from engine.legal import legal_actions, refusal
-from engine.state import State
+from engine.state import Seat, State
 
 JAIL_POLICIES = ("short", "long")
 
@@ -41,48 +41,52 @@ def choose(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "sho
 def plan(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "short") -> Action | None:
     """The move `choose` makes, without checking it against the rules a second time: for loops that hand
     it straight to `apply_inplace`, which checks it anyway (and may fall back on `choose`)."""
+    # Each field of the state read once (compiled, they are the costliest reads), and handed on.
     phase = state.phase
     seats = state.seats
+    current = state.current
+    debts = state.debts
+    auction = state.auction
+    trade = state.trade
+    lift = state.lift
     if (
         phase == "roll"
-        and seat == state.current
-        and not state.debts
-        and state.auction is None
-        and state.trade is None
-        and state.lift is None
+        and seat == current
+        and not debts
+        and auction is None
+        and trade is None
+        and lift is None
         and not seats[seat].jailed
     ):
         return ROLL[seat]  # every level rolls here: the commonest decision, answered first
     if phase == "over" or not 0 <= seat < len(seats) or seats[seat].out:
         return None
-    return _decide(state, table(state.edition), seat, style_of(level), jail)
-
-
-def _decide(st: State, t: Table, seat: int, style: Style, jail: str) -> Action | None:
+    t = table(state.edition)
+    style = style_of(level)
     if style.hard:
-        return hard.decide(st, t, seat, style, _jail)
-    if st.debts:
-        if st.debts[0].debtor == seat:
+        return hard.decide(state, t, seat, style, _jail)
+    st = state
+    if debts:
+        if debts[0].debtor == seat:
             return money.settle_debt(st, t, seat)
-        if st.trade is not None and st.trade.target == seat:
+        if trade is not None and trade.target == seat:
             return trades.answer(st, t, seat, style)
         return None
-    if st.lift is not None:
-        if st.lift.seat == seat:
+    if lift is not None:
+        if lift.seat == seat:
             return money.lift_inherited(st, t, seat, style)
-        if st.trade is not None and st.trade.target == seat:
+        if trade is not None and trade.target == seat:
             return trades.answer(st, t, seat, style)
         return None
-    if st.trade is not None and st.trade.target == seat:
+    if trade is not None and trade.target == seat:
         return trades.answer(st, t, seat, style)
-    if st.auction is not None:
-        if seat in st.auction.active:
+    if auction is not None:
+        if seat in auction.active:
             return buying.bid_or_pass(st, t, seat, style, Reserve(st, t, seat, style))
         return None
-    if seat != st.current:
+    if seat != current:
         return None
-    phase = st.phase
-    me = st.seats[seat]
+    me = seats[seat]
     if phase == "roll":
         if me.jailed:
             return _jail(st, t, seat, jail)
@@ -92,7 +96,7 @@ def _decide(st: State, t: Table, seat: int, style: Style, jail: str) -> Action |
     if phase == "buy":
         return buying.buy_or_decline(st, t, seat, style, Reserve(st, t, seat, style))
     if phase == "end":
-        return _end_of_turn(st, t, seat, style)
+        return _end_of_turn(st, t, seat, style, me, trade)
     return None
 
 
@@ -110,24 +114,24 @@ def _jail(st: State, t: Table, seat: int, jail: str) -> Action:
     return Action(kind="roll", seat=seat)
 
 
-def _end_of_turn(st: State, t: Table, seat: int, style: Style) -> Action | None:
+def _end_of_turn(st: State, t: Table, seat: int, style: Style, me: Seat, trade: Trade | None) -> Action | None:
     """Before ending the turn: lift mortgages, build (borrowing from the club when that pays), propose a
     trade. While its own offer waits for an answer the seat waits too (None); the engine cancels an offer
-    still open when its proposer's turn ends."""
-    if st.trade is not None and st.trade.proposer == seat:
+    still open when its proposer's turn ends. `me` and `trade`: the seat and the state's trade, at hand."""
+    if trade is not None and trade.proposer == seat:
         return None
-    me = st.seats[seat]
     cash = me.cash
     start = start_cash(st, t)
     # Cheap tests first: lifting needs more cash than the level's floor for it, building more than the floor
     # plus the cheapest building; only then is the exact reserve (the worst rent on the board) looked up.
     build_floor = int(style.build_reserve * start)
-    may_lift = cash > style.unmortgage_reserve * start and any(st.mortgaged) and money.has_mortgaged(st, t, seat)
+    may_lift = cash > style.unmortgage_reserve * start and money.has_mortgaged(st, t, seat)
     cheapest = money.cheapest_build(st, t, seat, style)
     may_build = cheapest > 0 and cash - cheapest >= build_floor
     # Borrow from the club only to build what cash alone cannot pay for.
-    may_borrow = cheapest > 0 and not may_build and style.club_loans and me.club and not st.ending
-    may_trade = st.trade is None and not st.ending and trades.may_propose(st, t, seat, style)
+    ending = st.ending
+    may_borrow = cheapest > 0 and not may_build and style.club_loans and me.club and not ending
+    may_trade = trade is None and not ending and trades.may_propose(st, t, seat, style)
     loan_block = money.loan_block(st, t, seat, style) if may_borrow else ""
     if may_lift or may_build or loan_block or may_trade:
         reserve = Reserve(st, t, seat, style).exact()

@@ -33,7 +33,7 @@ class Style:
     hard: bool = False
 
 
-LEVELS: dict[str, Style] = {
+LEVELS: Final[dict[str, Style]] = {
     # A cautious beginner: keeps a large cushion, pays little at auctions, builds slowly, never trades
     # first, and judges offers by price without looking much at what the other side gains.
     "facil": Style(

@@ -28,19 +28,22 @@ def settle_debt(st: State, t: Table, seat: int) -> Action:
     built: list[tuple[bool, int, int]] = []
     # Selling a hotel back while the bank lacks four houses takes down every hotel of the block: last resort.
     hotels_collapse = st.bank_houses < 4
-    anything_built = any(level)
+    # The highest building of each block (in `t.blocks` order), worked out once.
+    tops = _block_tops(t, level)
     for i in t.titles:
         if owner[i] != seat:
             continue
-        members = t.members[i]
-        if level[i]:
+        b = t.block_of[i]
+        top = tops[b] if b >= 0 else 0
+        lv = level[i]
+        if lv:
             # Sell where a building earns least: compare the rent the top building adds.
-            top = max([level[j] for j in members])
-            if level[i] == top:
+            if lv == top:
                 built.append((top == HOTEL and hotels_collapse, t.rents[i][top] - t.rents[i][top - 1], i))
             continue
-        if mortgaged[i] or (anything_built and members and any([level[j] for j in members])):
+        if mortgaged[i] or top:
             continue
+        members = t.members[i]
         whole = bool(members) and owns_all(owner, members, seat)
         (in_block if whole else lone).append((t.rents[i][0] if t.rents[i] else 0, i))
     if lone:
@@ -59,6 +62,18 @@ def settle_debt(st: State, t: Table, seat: int) -> Action:
         if handed:
             return Action(kind="title_to_bank", seat=seat, square=min(handed)[1])
     return Action(kind="bankrupt", seat=seat)
+
+
+def _block_tops(t: Table, level: list[int]) -> list[int]:
+    """Per block (in `t.blocks` order): its highest building level."""
+    tops: list[int] = []
+    for members in t.blocks:
+        top = 0
+        for j in members:
+            if level[j] > top:
+                top = level[j]
+        tops.append(top)
+    return tops
 
 
 def lift_inherited(st: State, t: Table, seat: int, style: Style) -> Action:
@@ -86,20 +101,25 @@ def lift_inherited(st: State, t: Table, seat: int, style: Style) -> Action:
 def cheapest_build(st: State, t: Table, seat: int, style: Style) -> int:
     """The cost of the cheapest next building `seat` may place (on a whole block, none of it mortgaged, below
     the level's cap), or 0 when there is none."""
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    owner = st.owner
+    # Levels and mortgages are read only once a whole block is found (most seats hold none).
+    level: list[int] | None = None
+    mortgaged: list[bool] = []
     cap = style.max_level
     cheapest = 0
     for members in t.blocks:
-        if owner[members[0]] != seat:
+        if not owns_all(owner, members, seat):
             continue
+        if level is None:
+            level, mortgaged = st.level, st.mortgaged
         low = HOTEL
         for j in members:
-            if owner[j] != seat or mortgaged[j]:
-                low = HOTEL
+            if mortgaged[j]:
+                low = -1
                 break
             if level[j] < low:
                 low = level[j]
-        if low >= cap:
+        if low < 0 or low >= cap:
             continue
         j = members[0]
         cost = t.hotel_cost[j] if low + 1 == HOTEL else t.house_cost[j]
@@ -124,7 +144,7 @@ def build(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action 
     cash = st.seats[seat].cash
     best: tuple[int, int, int] | None = None
     for members in t.blocks:
-        if owner[members[0]] != seat or not owns_all(owner, members, seat):
+        if not owns_all(owner, members, seat):
             continue
         low = HOTEL
         at = -1
@@ -147,7 +167,11 @@ def build(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action 
     square = best[2]
     members = t.members[square]
     # As many as the reserve allows up to the level cap, in one action (the engine takes at most five).
-    cap = min(HOTEL, sum(max(0, style.max_level - level[j]) for j in members))
+    room = 0
+    for j in members:
+        if level[j] < style.max_level:
+            room += style.max_level - level[j]
+    cap = room if room < HOTEL else HOTEL
     plan = build_plan(st, t.ed, seat, square, cap)
     spend = 0
     count = 0

@@ -6,7 +6,7 @@ the tables are built once per edition and the questions avoid building lists the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.edition import TITLE_KINDS, Edition, load
 from engine.state import BANK, State
@@ -36,6 +36,7 @@ class Table:
         "unbuilt_rent_bound",
         "rent_bound",
         "country_rents",
+        "start_cash",
     )
 
     def __init__(self, ed: Edition) -> None:
@@ -64,9 +65,10 @@ class Table:
         base = max([2 * r[0] for r in country] + airline + [self.utility_top])
         self.unbuilt_rent_bound = base
         self.rent_bound = max([base] + [max(r) for r in country])
+        self.start_cash = ed.economy.start_cash
 
 
-_TABLES: dict[str, Table] = {}
+_TABLES: Final[dict[str, Table]] = {}
 
 
 def table(edition_id: str) -> Table:
@@ -77,7 +79,7 @@ def table(edition_id: str) -> Table:
 
 
 def start_cash(st: State, t: Table) -> int:
-    return st.settings.start_cash or t.ed.economy.start_cash
+    return st.settings.start_cash or t.start_cash
 
 
 def owns_all(owner: list[int], members: tuple[int, ...], seat: int) -> bool:
@@ -90,7 +92,8 @@ def owns_all(owner: list[int], members: tuple[int, ...], seat: int) -> bool:
 
 def rent_bound(st: State, t: Table) -> int:
     """A quick upper bound of `worst_rent`: spares its scan when cash is plentiful anyway."""
-    return t.rent_bound if any(st.level) else t.unbuilt_rent_bound
+    # any() over a generator: compiled, a loop in place (over a list, a call into Python).
+    return t.rent_bound if any(lv for lv in st.level) else t.unbuilt_rent_bound
 
 
 def block_owners(t: Table, owner: list[int]) -> list[int]:
@@ -106,21 +109,36 @@ def block_owners(t: Table, owner: list[int]) -> list[int]:
     return out
 
 
+class _LastBoard:
+    """The board the top rents were last worked out for (in a compiled build a native object: its fields are
+    read and written without the dictionary work of a module global)."""
+
+    __slots__ = ("edition", "owner", "level", "mortgaged", "tops")
+
+    def __init__(self) -> None:
+        self.edition = ""
+        self.owner: list[int] = []
+        self.level: list[int] = []
+        self.mortgaged: list[bool] = []
+        self.tops: list[int] = []
+
+
 # The board changes far less often than computer players ask about it, and every seat asks about the same
 # board: remember the last board's top rents, with a copy of the board to compare (comparing three short
 # lists costs far less than hashing them for a dictionary).
-_last_board: tuple[str, list[int], list[int], list[bool], list[int]] = ("", [], [], [], [])
+_LAST: Final = _LastBoard()
 
 
 def worst_rent(st: State, t: Table, seat: int) -> int:
     """The highest rent an opponent could charge `seat` on one landing now (utilities at a roll of 7)."""
-    global _last_board
-    edition, owner, level, mortgaged, tops = _last_board
-    if st.owner != owner or st.level != level or st.mortgaged != mortgaged or t.ed.id != edition:
-        tops = top_rents(st, t)
-        _last_board = (t.ed.id, list(st.owner), list(st.level), list(st.mortgaged), tops)
+    last = _LAST
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    if owner != last.owner or level != last.level or mortgaged != last.mortgaged or t.ed.id != last.edition:
+        last.tops = top_rents(st, t)
+        last.edition = t.ed.id
+        last.owner, last.level, last.mortgaged = list(owner), list(level), list(mortgaged)
     worst = 0
-    for o, r in enumerate(tops):
+    for o, r in enumerate(last.tops):
         if o != seat and r > worst:
             worst = r
     return worst
@@ -153,7 +171,8 @@ def top_rents(st: State, t: Table) -> list[int]:
         o = owner[i]
         if o >= 0 and not mortgaged[i]:
             rents = t.rents[i]
-            r = rents[min(held[o], len(rents)) - 1]
+            n = held[o]
+            r = rents[(n if n < len(rents) else len(rents)) - 1]
             if r > tops[o]:
                 tops[o] = r
     for i in t.utilities:
