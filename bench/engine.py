@@ -1,14 +1,18 @@
 """Engine speed with computer players: one JSON line per edition.
 
-    python bench/engine.py [--games 300] [--seed 1] [--players 4] [--runs 3]
+    python bench/engine.py [--games 300] [--seed 1] [--players 4] [--runs 5] [--editions a,b]
 
-Each line: {"edition", "build", "games_per_second", "turns_per_second", "turns_per_second_runs",
-"actions_per_second", "peak_rss_mb", "max_state_json_bytes"}. "build" says whether the engine ran compiled
-("compiled", installed with TURISTA_COMPILE=1: see README.md) or as its Python sources ("python"). The
-timed games run on one core with every seat a `normal` computer player, rates per second of this process's
-CPU time (so that other work on the machine does not distort them), the median of `--runs` runs of the same
-games (each run's turns per second is listed too); the largest state is measured in separate games that
-encode the state after every action (encoding is not part of the timed loop). `peak_rss_mb` is the
+Each line: {"edition", "build", "games", "games_per_second", "turns_per_second", "turns_per_second_runs",
+"turns_per_second_spread", "runs", "actions_per_second", "peak_rss_mb", "max_state_json_bytes"}. "build" says
+whether the engine ran compiled ("compiled", installed with TURISTA_COMPILE=1: see README.md) or as its Python
+sources ("python"). The timed games run on one core with every seat a `normal` computer player, rates per second
+of this process's CPU time (so that other work on the machine does not distort them). Each edition plays the
+same games `--runs` times, the editions taking turns (A, B, C, A, B, C, ...), so that a slow spell of the
+machine falls on every edition rather than on all the runs of one (after one untimed game per edition, which
+reads its files); the rates are those of the median run,
+"turns_per_second_runs" lists every run's player turns per second in the order played, and
+"turns_per_second_spread" is (fastest - slowest) / median of them. The largest state is measured in separate
+games that encode the state after every action (encoding is not part of the timed loop). `peak_rss_mb` is the
 process's peak resident memory so far.
 """
 
@@ -54,19 +58,31 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--editions", default=",".join(available()))
-    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--runs", type=int, default=5)
     a = p.parse_args()
-    for edition in a.editions.split(","):
-        runs = [run(Options(edition=edition, players=a.players, games=a.games, seed=a.seed)) for _ in range(a.runs)]
-        out = sorted(runs, key=lambda o: o["cpu_seconds"])[len(runs) // 2]
+    editions = a.editions.split(",")
+    runs: dict[str, list[dict]] = {edition: [] for edition in editions}
+    for edition in editions:
+        # One game first, untimed: the edition's files are read and its tables built once per process.
+        run(Options(edition=edition, players=a.players, games=1, seed=a.seed))
+    for _ in range(a.runs):
+        for edition in editions:
+            runs[edition].append(run(Options(edition=edition, players=a.players, games=a.games, seed=a.seed)))
+    for edition in editions:
+        done = runs[edition]
+        out = sorted(done, key=lambda o: o["cpu_seconds"])[len(done) // 2]
         cpu = out["cpu_seconds"]
+        rates = [round(o["turns_mean"] * a.games / o["cpu_seconds"]) for o in done]
+        median = round(out["turns_mean"] * a.games / cpu)
         line = {
             "edition": edition,
             "build": "compiled" if COMPILED else "python",
             "games": a.games,
+            "runs": len(done),
             "games_per_second": round(a.games / cpu, 1),
-            "turns_per_second": round(out["turns_mean"] * a.games / cpu),
-            "turns_per_second_runs": [round(o["turns_mean"] * a.games / o["cpu_seconds"]) for o in runs],
+            "turns_per_second": median,
+            "turns_per_second_runs": rates,
+            "turns_per_second_spread": round((max(rates) - min(rates)) / median, 3),
             "actions_per_second": round(out["actions_mean"] * a.games / cpu),
             "peak_rss_mb": round(peak_rss_mb(), 1),
             "max_state_json_bytes": largest_state(edition, a.players, 10, a.seed),
