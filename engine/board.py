@@ -127,17 +127,20 @@ def build_blocker(st: State, ed: Edition, seat: int, square: int) -> str:
     sq = ed.squares[square]
     if sq.kind != "country":
         return "not_buildable"
-    if st.owner[square] != seat:
+    owner = st.owner
+    if owner[square] != seat:
         return "not_owner"
     block = blocks(ed)[sq.block]
-    if not all(st.owner[j] == seat for j in block):
+    if not all(owner[j] == seat for j in block):
         return "block_incomplete"
-    if any(st.mortgaged[j] for j in block):
+    mortgaged = st.mortgaged
+    if any(mortgaged[j] for j in block):
         return "block_mortgaged"
-    level = st.level[square]
+    levels = st.level
+    level = levels[square]
     if level >= HOTEL:
         return "max_buildings"
-    if level > min(st.level[j] for j in block) and rules(st, ed).even_building:
+    if any(levels[j] < level for j in block) and rules(st, ed).even_building:
         return "build_evenly"
     return ""
 
@@ -162,6 +165,29 @@ def mortgage_blocked(st: State, ed: Edition, square: int) -> bool:
     return st.level[square] > 0
 
 
+class Prices:
+    """An edition's prices per square, in flat lists (compiled, a read of a square's field is a lookup)."""
+
+    __slots__ = ("price", "mortgage", "house_cost", "hotel_cost")
+
+    def __init__(self, ed: Edition) -> None:
+        self.price = [sq.price for sq in ed.squares]
+        self.mortgage = [sq.mortgage for sq in ed.squares]
+        self.house_cost = [sq.house_cost for sq in ed.squares]
+        self.hotel_cost = [sq.hotel_cost for sq in ed.squares]
+
+
+_PRICES: Final[dict[str, Prices]] = {}
+
+
+def prices(ed: Edition) -> Prices:
+    """The edition's `Prices` (editions are loaded once per id, so kept by id)."""
+    found = _PRICES.get(ed.id)
+    if found is None:
+        found = _PRICES[ed.id] = Prices(ed)
+    return found
+
+
 def raisable(st: State, ed: Edition, seat: int, enough: int = 1 << 62) -> int:
     """The cash `seat` can still get from the bank: every building sold back, every title mortgaged (or, where
     the bank buys titles, sold to it; where it takes mortgaged titles in payment, handed over). A floor: each
@@ -171,26 +197,27 @@ def raisable(st: State, ed: Edition, seat: int, enough: int = 1 << 62) -> int:
     buys, hands_over = r.bank_buys_titles, r.mortgaged_title_to_bank
     # The 10 % as `interest_due` charges it, worked out here once rather than per title.
     pct = ed.economy.mortgage_interest_pct if r.mortgage_interest else 0
-    squares, level, mortgaged = ed.squares, st.level, st.mortgaged
+    p = prices(ed)
+    price, mortgage, house_cost, hotel_cost = p.price, p.mortgage, p.house_cost, p.hotel_cost
+    level, mortgaged = st.level, st.mortgaged
     total = 0
     for i, o in enumerate(st.owner):
         if o != seat:
             continue
         if total >= enough:
             break
-        sq = squares[i]
         lv = level[i]
         if lv == HOTEL:
-            total += sq.hotel_cost // 2 + 4 * (sq.house_cost // 2)
+            total += hotel_cost[i] // 2 + 4 * (house_cost[i] // 2)
         elif lv:
-            total += lv * (sq.house_cost // 2)
+            total += lv * (house_cost[i] // 2)
         if buys:
-            total += sq.price // 2 if mortgaged[i] else sq.price  # title_value
+            total += price[i] // 2 if mortgaged[i] else price[i]  # title_value
             continue
         if not mortgaged[i]:
-            total += sq.mortgage
+            total += mortgage[i]
         if hands_over:
-            total += max(0, sq.price - sq.mortgage + (sq.mortgage * pct // -100))  # title_to_bank_value
+            total += max(0, price[i] - mortgage[i] + (mortgage[i] * pct // -100))  # title_to_bank_value
     return total
 
 
@@ -220,10 +247,11 @@ def title_value(st: State, ed: Edition, square: int) -> int:
 def net_worth(st: State, ed: Edition, seat: int) -> tuple[int, int, int]:
     """(total, titles, buildings): cash + titles (mortgaged at half) + buildings at cost, less club loans."""
     titles = buildings = 0
-    for sq in ed.squares:
-        if st.owner[sq.index] == seat:
-            titles += title_value(st, ed, sq.index)
-            buildings += buildings_value(sq, st.level[sq.index])
+    squares, level = ed.squares, st.level
+    for i, o in enumerate(st.owner):
+        if o == seat:
+            titles += title_value(st, ed, i)
+            buildings += buildings_value(squares[i], level[i])
     loans = sum(ln.balance for ln in st.loans if st.owner[blocks(ed)[ln.block][0]] == seat)
     return st.seats[seat].cash + titles + buildings - loans, titles, buildings
 

@@ -12,7 +12,7 @@ from typing import Final
 
 from engine import rng
 from engine.actions import Action, IllegalAction
-from engine.ai import END_TURN, ROLL, choose, plan
+from engine.ai import END_TURN, ROLL, Look, choose, plan
 from engine.rules import Game, apply_inplace, apply_quietly, quiet_game
 from engine.state import Auction, State
 
@@ -38,43 +38,48 @@ class Driver:
         self._auction: Auction | None = None
         self._cursor = 0
 
-    def next_action(self, st: State) -> Action | None:
-        """The next action to apply, or None when the game is over."""
-        if st.phase == "over":
+    def next_action(self, st: State, look: Look | None = None) -> Action | None:
+        """The next action to apply, or None when the game is over. `look`: the state's fields as read since
+        its last change (`engine.ai.Look`), if the caller has them."""
+        if look is None:
+            look = Look(st)
+        if look.phase == "over":
             return None
-        seats = st.seats
-        trade = st.trade
-        debts = st.debts
+        seats = look.seats
+        trade = look.trade
+        debts = look.debts
         if trade is not None and not debts:
             target = trade.target
-            action = plan(st, target, seats[target].computer, self.jail)
+            action = plan(st, target, seats[target].computer, self.jail, look)
             if action is not None:
                 return action
-        if debts or st.lift is not None:
-            seat = st.seat_to_act()[0]
-            action = plan(st, seat, seats[seat].computer, self.jail)
+        lift = look.lift
+        if debts or lift is not None:
+            seat = debts[0].debtor if debts or lift is None else lift.seat  # State.seat_to_act
+            action = plan(st, seat, seats[seat].computer, self.jail, look)
             if action is None:
                 raise RuntimeError(f"no move for the debtor or creditor {seat} at version {st.version}")
             return action
-        au = st.auction
+        au = look.auction
         if au is not None:
-            return self._bid(st, au)
-        current = st.current
-        action = plan(st, current, seats[current].computer, self.jail)
+            return self._bid(st, au, look)
+        current = look.current
+        action = plan(st, current, seats[current].computer, self.jail, look)
         if action is None:
             raise RuntimeError(f"no move for the current seat {current} at version {st.version}")
         return action
 
-    def _bid(self, st: State, au: Auction) -> Action:
+    def _bid(self, st: State, au: Auction, look: Look) -> Action:
         if au is not self._auction:
             self._auction = au
             self._cursor = 0
         active = au.active
         n = len(active)
+        seats = look.seats
         for k in range(n):
             i = (self._cursor + k) % n
             seat = active[i]
-            action = plan(st, seat, st.seats[seat].computer, self.jail)
+            action = plan(st, seat, seats[seat].computer, self.jail, look)
             if action is not None:
                 # After a pass the list shrinks and the next bidder slides into this index.
                 self._cursor = i if action.kind == "pass_bid" else i + 1
@@ -135,21 +140,17 @@ def play(st: State, jail: str = "short", landing: Landing | None = None, max_act
     g = quiet_game(st) if landing is None else None
     seats = st.seats
     while True:
-        phase = st.phase
-        if (
-            g is not None
-            and phase == "roll"
-            and not st.debts
-            and st.auction is None
-            and st.trade is None
-            and st.lift is None
-            and not seats[current := st.current].jailed
-        ):
+        # The state's fields every decision reads, read once per action (see `engine.ai.Look`).
+        look = Look(st)
+        phase = look.phase
+        current = look.current
+        pending = bool(look.debts) or look.auction is not None or look.lift is not None
+        if g is not None and phase == "roll" and not pending and look.trade is None and not seats[current].jailed:
             # The commonest move, the one every computer makes here (`engine.ai.plan`); legal as it stands
             # (`engine.legal`: the current seat rolls when nothing is pending), so it is not checked again.
             events = apply_quietly(g, ROLL[current], checked=True)
         else:
-            action = driver.next_action(st)
+            action = driver.next_action(st, look)
             if action is None:
                 break
             if landing is not None and action.kind == "roll" and phase == "roll":
@@ -157,14 +158,9 @@ def play(st: State, jail: str = "short", landing: Landing | None = None, max_act
                 events = _apply(st, g, action)
                 landing.count(st, action.seat, was_jailed, events)
             elif (
-                g is not None
-                and phase == "end"
-                and action is END_TURN[current := st.current]
-                and not st.debts
-                and st.auction is None
-                and st.lift is None
+                g is not None and phase == "end" and action is END_TURN[current] and not pending
                 and not seats[current].out
-            ):
+            ):  # fmt: skip
                 # The other move every computer makes once a turn (`engine.ai` answers it with this very
                 # action), legal as it stands (`engine.legal`: the current seat ends its turn in the "end"
                 # phase when nothing is pending), not checked again.

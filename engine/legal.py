@@ -39,9 +39,11 @@ def refusal(st: State, ed: Edition, a: Action) -> Refusal:
         if kind == "time_up" and st.ending:
             return _no("already_ending")
         return None
-    if not 0 <= a.seat < len(st.seats):
+    s = a.seat
+    seats = st.seats
+    if not 0 <= s < len(seats):
         return _no("not_a_seat")
-    seat = st.seats[a.seat]
+    seat = seats[s]
     if seat.out:
         return _no("seat_out")
     if kind in BASE_ACTIONS:
@@ -51,15 +53,15 @@ def refusal(st: State, ed: Edition, a: Action) -> Refusal:
     if kind in ("bid", "pass_bid"):
         return _auction_refusal(st, a)
     if kind == "bankrupt":
-        return _bankrupt_refusal(st, ed, a.seat)
+        return _bankrupt_refusal(st, ed, s)
     if kind == "keep_mortgaged":
-        if st.lift is None or st.lift.seat != a.seat:
+        if st.lift is None or st.lift.seat != s:
             return _no("nothing_to_lift")
         return _no("debt_pending") if st.debts else None
     if kind == "withdraw":
         if not ed.rules.withdrawal:
             return _no("withdrawal_not_allowed")
-        if any(d.debtor == a.seat for d in st.debts):
+        if any(d.debtor == s for d in st.debts):
             return _no("in_debt")
         return None
     if kind in ("propose_trade", "accept_trade", "reject_trade", "cancel_trade"):
@@ -81,7 +83,8 @@ def _bankrupt_refusal(st: State, ed: Edition, seat: int) -> Refusal:
 
 
 def _base_refusal(st: State, ed: Edition, a: Action) -> Refusal:
-    if a.seat != st.current:
+    s = a.seat
+    if s != st.current:
         return _no("not_your_turn")
     if st.debts:
         return _no("debt_pending")
@@ -89,7 +92,7 @@ def _base_refusal(st: State, ed: Edition, a: Action) -> Refusal:
         return _no("lift_pending")
     if st.auction is not None:
         return _no("auction_pending")
-    seat = st.seats[a.seat]
+    seat = st.seats[s]
     kind, phase = a.kind, st.phase
     if kind == "roll":
         return None if phase in ("roll", "customs") else _no("cannot_roll")
@@ -113,29 +116,34 @@ def _base_refusal(st: State, ed: Edition, a: Action) -> Refusal:
 
 
 def _asset_refusal(st: State, ed: Edition, a: Action) -> Refusal:
-    in_debt = bool(st.debts) and any(d.debtor == a.seat for d in st.debts)
-    seat = st.seats[a.seat]
-    if a.kind == "take_loan":
+    # The action's fields read once: compiled, each read of a struct's field is a lookup.
+    kind, s, square, count = a.kind, a.seat, a.square, a.count
+    debts = st.debts
+    in_debt = bool(debts) and any(d.debtor == s for d in debts)
+    seat = st.seats[s]
+    if kind == "take_loan":
         return _loan_refusal(st, ed, a, in_debt)
-    if a.kind == "title_to_bank" and not board.rules(st, ed).mortgaged_title_to_bank:
+    if kind == "title_to_bank" and not board.rules(st, ed).mortgaged_title_to_bank:
         return _no("bank_takes_no_titles")
-    if not 0 <= a.square < board.BOARD_SIZE or ed.squares[a.square].kind not in TITLE_KINDS:
+    if not 0 <= square < board.BOARD_SIZE:
         return _no("not_a_title")
-    sq = ed.squares[a.square]
-    if st.owner[a.square] != a.seat:
-        return _no("not_owner", square=a.square)
-    if a.count < 1 or a.count > HOTEL:
+    sq = ed.squares[square]
+    if sq.kind not in TITLE_KINDS:
+        return _no("not_a_title")
+    if st.owner[square] != s:
+        return _no("not_owner", square=square)
+    if count < 1 or count > HOTEL:
         return _no("bad_count")
-    if a.kind == "build":
+    if kind == "build":
         if in_debt:
             return _no("in_debt")
         if st.auction is not None:
             # Building now would bypass the shortage auction or take the building it is selling.
             return _no("auction_pending")
-        why = board.build_blocker(st, ed, a.seat, a.square)
+        why = board.build_blocker(st, ed, s, square)
         if why:
-            return _no(why, square=a.square)
-        level = st.level[a.square]
+            return _no(why, square=square)
+        level = st.level[square]
         cost = board.building_cost(sq, level + 1)
         if seat.cash < cost:
             return _no("not_enough_cash", amount=cost)
@@ -143,39 +151,39 @@ def _asset_refusal(st: State, ed: Edition, a: Action) -> Refusal:
             return _no("no_hotels_left")
         if level + 1 < HOTEL and st.bank_houses < 1:
             return _no("no_houses_left")
-        if a.count > 1 and a.count > len(build_plan(st, ed, a.seat, a.square, a.count)):
-            return _no("cannot_build_that_many", square=a.square)
+        if count > 1 and count > len(build_plan(st, ed, s, square, count)):
+            return _no("cannot_build_that_many", square=square)
         return None
-    if a.kind == "sell":
-        why = board.sell_blocker(st, ed, a.seat, a.square)
+    if kind == "sell":
+        why = board.sell_blocker(st, ed, s, square)
         if why:
-            return _no(why, square=a.square)
-        if a.count > st.level[a.square]:
-            return _no("cannot_sell_that_many", square=a.square)
+            return _no(why, square=square)
+        if count > st.level[square]:
+            return _no("cannot_sell_that_many", square=square)
         return None
-    if a.kind == "mortgage":
-        if st.mortgaged[a.square]:
-            return _no("already_mortgaged", square=a.square)
-        if board.mortgage_blocked(st, ed, a.square):
+    if kind == "mortgage":
+        if st.mortgaged[square]:
+            return _no("already_mortgaged", square=square)
+        if board.mortgage_blocked(st, ed, square):
             bare_block = board.rules(st, ed).mortgage_bare_block
-            return _no("sell_buildings_first" if bare_block else "has_buildings", square=a.square)
+            return _no("sell_buildings_first" if bare_block else "has_buildings", square=square)
         return None
-    if a.kind == "title_to_bank":
+    if kind == "title_to_bank":
         if not in_debt:
             return _no("not_in_debt")
-        return None if st.mortgaged[a.square] else _no("not_mortgaged", square=a.square)
-    if a.kind == "unmortgage":
+        return None if st.mortgaged[square] else _no("not_mortgaged", square=square)
+    if kind == "unmortgage":
         if in_debt:
             return _no("in_debt")
-        if not st.mortgaged[a.square]:
-            return _no("not_mortgaged", square=a.square)
-        cost = unmortgage_cost(st, ed, a.square)
+        if not st.mortgaged[square]:
+            return _no("not_mortgaged", square=square)
+        cost = unmortgage_cost(st, ed, square)
         return None if seat.cash >= cost else _no("not_enough_cash", amount=cost)
     # sell_title
     if not ed.rules.bank_buys_titles:
         return _no("bank_does_not_buy")
-    if board.block_has_buildings(st, ed, a.square):
-        return _no("sell_buildings_first", square=a.square)
+    if board.block_has_buildings(st, ed, square):
+        return _no("sell_buildings_first", square=square)
     return None
 
 
@@ -262,15 +270,17 @@ def _auction_refusal(st: State, a: Action) -> Refusal:
         return _no("debt_pending")
     if st.lift is not None:
         return _no("lift_pending")
-    if a.seat not in au.active:
+    s = a.seat
+    if s not in au.active:
         return _no("not_in_auction")
     if a.kind == "pass_bid":
-        return _no("highest_bidder_cannot_pass") if a.seat == au.bidder else None
+        return _no("highest_bidder_cannot_pass") if s == au.bidder else None
     lowest = max(au.bid + 1, au.minimum)
-    if a.amount < lowest:
+    amount = a.amount
+    if amount < lowest:
         return _no("bid_too_low", amount=lowest)
-    if a.amount > st.seats[a.seat].cash:
-        return _no("not_enough_cash", amount=a.amount)
+    if amount > st.seats[s].cash:
+        return _no("not_enough_cash", amount=amount)
     return None
 
 

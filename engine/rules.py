@@ -23,7 +23,7 @@ Event = dict
 class Game:
     """One application of an action: the state being changed, its edition and the events produced."""
 
-    __slots__ = ("st", "ed", "ev", "rules", "told_in_full", "quiet", "seed2", "seed1", "seed0")
+    __slots__ = ("st", "ed", "ev", "rules", "told_in_full", "quiet", "max_turns", "seed2", "seed1", "seed0")
 
     def __init__(self, st: State, ed: Edition, quiet: bool = False) -> None:
         self.st = st
@@ -31,10 +31,12 @@ class Game:
         self.ev: list[Event] = []
         # A quiet application (the simulator's) tells only how the game ended: the other events are not built.
         self.quiet = quiet
-        self.rules = in_force(ed, st.settings)
+        settings = st.settings
+        self.rules = in_force(ed, settings)
         # A game stored before rulebook 1 replays into the events it logged then: a bankruptcy, a withdrawal
         # and a settled trade told after what they move, without the trade's contents or the jailed owner.
-        self.told_in_full = st.settings.rulebook > 0
+        self.told_in_full = settings.rulebook > 0
+        self.max_turns = settings.max_turns
         # The game's seed as `rng.seed_limbs` splits it (compiled dice), once it is first needed; -1: not yet.
         self.seed2 = self.seed1 = self.seed0 = -1
 
@@ -402,7 +404,7 @@ def _start_next_turn(g: Game) -> None:
         _finish(g, "time_limit")
         return
     # Each field read once: compiled, the state's fields are the costliest reads.
-    max_turns = st.settings.max_turns
+    max_turns = g.max_turns
     turn = st.turn
     if max_turns and turn >= max_turns:
         _finish(g, "turn_limit")

@@ -38,17 +38,38 @@ def choose(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "sho
     return _safe(state, table(state.edition), seat)
 
 
-def plan(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "short") -> Action | None:
+class Look:
+    """The fields of the state that every decision reads, each read once: compiled, a read of a field of the
+    state is the costliest step of a decision. Valid until the state next changes; a loop that asks for
+    several moves of the same state (the simulator's) reads them once for all (`plan`'s `look`)."""
+
+    __slots__ = ("phase", "seats", "current", "debts", "auction", "trade", "lift")
+
+    def __init__(self, st: State) -> None:
+        self.phase = st.phase
+        self.seats = st.seats
+        self.current = st.current
+        self.debts = st.debts
+        self.auction = st.auction
+        self.trade = st.trade
+        self.lift = st.lift
+
+
+def plan(
+    state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "short", look: Look | None = None
+) -> Action | None:
     """The move `choose` makes, without checking it against the rules a second time: for loops that hand
-    it straight to `apply_inplace`, which checks it anyway (and may fall back on `choose`)."""
-    # Each field of the state read once (compiled, they are the costliest reads), and handed on.
-    phase = state.phase
-    seats = state.seats
-    current = state.current
-    debts = state.debts
-    auction = state.auction
-    trade = state.trade
-    lift = state.lift
+    it straight to `apply_inplace`, which checks it anyway (and may fall back on `choose`). `look`: the
+    state's fields as read since its last change, if the caller has them."""
+    if look is None:
+        look = Look(state)
+    phase = look.phase
+    seats = look.seats
+    current = look.current
+    debts = look.debts
+    auction = look.auction
+    trade = look.trade
+    lift = look.lift
     if (
         phase == "roll"
         and seat == current
@@ -156,4 +177,4 @@ def _safe(st: State, t: Table, seat: int) -> Action | None:
     return None
 
 
-__all__ = ["JAIL_POLICIES", "LEVELS", "choose", "plan"]
+__all__ = ["JAIL_POLICIES", "LEVELS", "Look", "choose", "plan"]

@@ -108,7 +108,7 @@ def cheapest_build(st: State, t: Table, seat: int, style: Style) -> int:
     cap = style.max_level
     cheapest = 0
     for members in t.blocks:
-        if not owns_all(owner, members, seat):
+        if owner[members[0]] != seat or not owns_all(owner, members, seat):
             continue
         if level is None:
             level, mortgaged = st.level, st.mortgaged
@@ -144,7 +144,7 @@ def build(st: State, t: Table, seat: int, style: Style, reserve: int) -> Action 
     cash = st.seats[seat].cash
     best: tuple[int, int, int] | None = None
     for members in t.blocks:
-        if not owns_all(owner, members, seat):
+        if owner[members[0]] != seat or not owns_all(owner, members, seat):
             continue
         low = HOTEL
         at = -1

@@ -44,12 +44,13 @@ class _Deal:
 
     def title_gain(self, seat: int, style: Style) -> float:
         key = (seat, id(style))
-        if key not in self._cache:
+        gain = self._cache.get(key)
+        if gain is None:
             st = self.st
-            self._cache[key] = holdings_change(
+            gain = self._cache[key] = holdings_change(
                 self.t, style, st.owner, self.owner_after, st.mortgaged, self.moved, seat
             )
-        return self._cache[key]
+        return gain
 
     def breaks_a_block(self, seat: int) -> bool:
         """Whether `seat` holds fewer whole blocks after the trade; only the blocks of moved titles can change."""

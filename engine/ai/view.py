@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from engine.edition import TITLE_KINDS, Edition, load
-from engine.state import BANK, State
+from engine.state import BANK, Settings, State
 
 if TYPE_CHECKING:
     from engine.ai.levels import Style
@@ -35,8 +35,9 @@ class Table:
         "utility_top",
         "unbuilt_rent_bound",
         "rent_bound",
-        "country_rents",
         "start_cash",
+        "_settings",
+        "_start",
     )
 
     def __init__(self, ed: Edition) -> None:
@@ -53,8 +54,6 @@ class Table:
         self.members = [ed.blocks[sq.block] if sq.kind == "country" else () for sq in squares]
         # Per square: the index of its block in `blocks`, -1 for squares outside any block.
         self.block_of = [self.blocks.index(m) if m else -1 for m in self.members]
-        # (square, rents, block index) of each country, for the rent scans.
-        self.country_rents = [(i, self.rents[i], self.block_of[i]) for i in self.titles if self.kind[i] == "country"]
         self.airlines = tuple(sq.index for sq in squares if sq.kind == "airline")
         self.utilities = tuple(sq.index for sq in squares if sq.kind == "utility")
         # A utility's rent with a roll of 7, the most likely total: what a visitor should expect to pay.
@@ -66,6 +65,9 @@ class Table:
         self.unbuilt_rent_bound = base
         self.rent_bound = max([base] + [max(r) for r in country])
         self.start_cash = ed.economy.start_cash
+        # The starting cash of the last game's settings asked about (`start_cash`): settings are frozen.
+        self._settings: Settings | None = None
+        self._start = 0
 
 
 _TABLES: Final[dict[str, Table]] = {}
@@ -79,7 +81,11 @@ def table(edition_id: str) -> Table:
 
 
 def start_cash(st: State, t: Table) -> int:
-    return st.settings.start_cash or t.start_cash
+    settings = st.settings
+    if settings is not t._settings:
+        t._settings = settings
+        t._start = settings.start_cash or t.start_cash
+    return t._start
 
 
 def owns_all(owner: list[int], members: tuple[int, ...], seat: int) -> bool:
@@ -96,90 +102,47 @@ def rent_bound(st: State, t: Table) -> int:
     return t.rent_bound if any(lv for lv in st.level) else t.unbuilt_rent_bound
 
 
-def block_owners(t: Table, owner: list[int]) -> list[int]:
-    """Per block (in `t.blocks` order): the seat holding all of it, else -1."""
-    out = []
-    for members in t.blocks:
-        o = owner[members[0]]
-        for j in members:
-            if owner[j] != o:
-                o = -1
-                break
-        out.append(o)
-    return out
-
-
-class _LastBoard:
-    """The board the top rents were last worked out for (in a compiled build a native object: its fields are
-    read and written without the dictionary work of a module global)."""
-
-    __slots__ = ("edition", "owner", "level", "mortgaged", "tops")
-
-    def __init__(self) -> None:
-        self.edition = ""
-        self.owner: list[int] = []
-        self.level: list[int] = []
-        self.mortgaged: list[bool] = []
-        self.tops: list[int] = []
-
-
-# The board changes far less often than computer players ask about it, and every seat asks about the same
-# board: remember the last board's top rents, with a copy of the board to compare (comparing three short
-# lists costs far less than hashing them for a dictionary).
-_LAST: Final = _LastBoard()
-
-
 def worst_rent(st: State, t: Table, seat: int) -> int:
     """The highest rent an opponent could charge `seat` on one landing now (utilities at a roll of 7)."""
-    last = _LAST
+    # One pass over the opponents' titles, worked out afresh: compiled, remembering the last board and
+    # comparing it with this one cost more than the pass (the board changes between most questions).
     owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    if owner != last.owner or level != last.level or mortgaged != last.mortgaged or t.ed.id != last.edition:
-        last.tops = top_rents(st, t)
-        last.edition = t.ed.id
-        last.owner, last.level, last.mortgaged = list(owner), list(level), list(mortgaged)
+    rents_of = t.rents
     worst = 0
-    for o, r in enumerate(last.tops):
-        if o != seat and r > worst:
-            worst = r
-    return worst
-
-
-def top_rents(st: State, t: Table) -> list[int]:
-    """Per seat (by index, six places), the highest rent one of its titles charges now."""
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    tops = [0] * 6
-    whole: list[int] | None = None
-    for i, rents, b in t.country_rents:
+    for members in t.blocks:
+        whole = -1  # whether one seat holds the whole block: -1 until needed, then 0 or 1
+        for i in members:
+            o = owner[i]
+            if o < 0 or o == seat or mortgaged[i]:
+                continue
+            lv = level[i]
+            rents = rents_of[i]
+            if lv:
+                r = rents[lv]
+            else:
+                if whole < 0:
+                    whole = 1 if owns_all(owner, members, o) else 0
+                r = rents[0] * 2 if whole else rents[0]
+            if r > worst:
+                worst = r
+    airlines = t.airlines
+    for i in airlines:
         o = owner[i]
-        if o < 0 or mortgaged[i]:
+        if o < 0 or o == seat or mortgaged[i]:
             continue
-        lv = level[i]
-        if lv:
-            r = rents[lv]
-        else:
-            if whole is None:
-                whole = block_owners(t, owner)
-            r = rents[0] * 2 if whole[b] == o else rents[0]
-        if r > tops[o]:
-            tops[o] = r
-    held = [0] * 6
-    for i in t.airlines:
-        o = owner[i]
-        if o >= 0:
-            held[o] += 1
-    for i in t.airlines:
-        o = owner[i]
-        if o >= 0 and not mortgaged[i]:
-            rents = t.rents[i]
-            n = held[o]
-            r = rents[(n if n < len(rents) else len(rents)) - 1]
-            if r > tops[o]:
-                tops[o] = r
+        held = 0  # the airlines `o` holds, mortgaged or not
+        for j in airlines:
+            if owner[j] == o:
+                held += 1
+        rents = t.rents[i]
+        r = rents[(held if held < len(rents) else len(rents)) - 1]
+        if r > worst:
+            worst = r
     for i in t.utilities:
         o = owner[i]
-        if o >= 0 and not mortgaged[i] and t.utility_top > tops[o]:
-            tops[o] = t.utility_top
-    return tops
+        if o >= 0 and o != seat and not mortgaged[i] and t.utility_top > worst:
+            worst = t.utility_top
+    return worst
 
 
 def others_in_block(owner: list[int], members: tuple[int, ...], seat: int) -> tuple[int, int, int]:
