@@ -14,7 +14,7 @@ import discord
 from bot import ui
 from bot.client import bot_of
 from bot.i18n import lang_of, t
-from bot.replies import error_text, refuse, say
+from bot.replies import ClickAnswer, error_text, refuse, say
 from bot.session import Session
 from bot.views import cash, seat_label
 from engine import Action
@@ -74,15 +74,23 @@ async def perform(interaction: discord.Interaction, session: Session, make: Acti
     if why is not None:
         await refuse(interaction, why[0], why[1], session.state)
         return None
-    # Clicks and modals sent from a message update that message; slash commands get a private answer.
+    # Clicks and modals sent from a message update that message: a click on a public message is answered by
+    # its edit, if the action makes one. Slash commands and private menus get a private answer.
     is_component = interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit)
+    answer = None
     if interaction.response.is_done():
         pass
+    elif is_component and not edit_source and interaction.message is not None:
+        answer = ClickAnswer(interaction)
     elif is_component:
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    result = await session.run(action, interaction.user.id, version)
+    try:
+        result = await session.run(action, interaction.user.id, version, answer=answer)
+    finally:
+        if answer is not None:
+            await answer.release()
     lang = lang_of(interaction)
     if isinstance(result, tuple):
         text = error_text(lang, result[0], result[1], session.state)
@@ -98,4 +106,6 @@ async def perform(interaction: discord.Interaction, session: Session, make: Acti
                                                  view=then() if then is not None else None)
     elif not is_component:
         await interaction.edit_original_response(content=(summary or t(lang, "done"))[:2000])
+    elif answer is not None:
+        await answer.settle()
     return result

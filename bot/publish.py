@@ -27,6 +27,7 @@ import discord
 
 from bot import embeds, images, ui, views
 from bot.config import Config
+from bot.replies import ClickAnswer
 from bot.store import GameRow, MessageRow, SeatRow, Store, StoreError
 from engine import State
 
@@ -94,6 +95,7 @@ class Publisher:
         self.session = session
         self.turn_events: list[dict] = []  # what happened in the turn the table shows
         self.messages: dict[str, MessageRow] = {k: m for k, m in session.row.messages.items() if k in TRACKED}
+        self._answer: ClickAnswer | None = None  # the click being answered by the edit of its message
 
     @property
     def gid(self) -> int:
@@ -118,7 +120,15 @@ class Publisher:
         return row is not None and row.message_id is not None and row.posting is None
 
     # -- after an action -------------------------------------------------------------------------------
-    async def publish(self, events: list[dict]) -> None:
+    async def publish(self, events: list[dict], answer: ClickAnswer | None = None) -> None:
+        """Show what `events` changed; `answer`: the click that caused them, answered by its message's edit."""
+        self._answer = answer
+        try:
+            await self._publish(events)
+        finally:
+            self._answer = None
+
+    async def _publish(self, events: list[dict]) -> None:
         st = self.session.state
         assert st is not None
         turns: list[list[dict]] = []
@@ -362,8 +372,9 @@ class Publisher:
         partial = self.session.bot.get_partial_messageable(row.channel_id, guild_id=self.session.row.guild_id)
         message = partial.get_partial_message(row.message_id)
         try:
-            await self._retrying(lambda: message.edit(**kwargs), f"edit the {kind}",
-                                 files=self._files(kwargs, "attachments"))
+            if not await self._answered_with(row.message_id, kwargs):
+                await self._retrying(lambda: message.edit(**kwargs), f"edit the {kind}",
+                                     files=self._files(kwargs, "attachments"))
         except (discord.NotFound, discord.Forbidden) as error:
             why = "it was deleted" if isinstance(error, discord.NotFound) else "Discord refuses the edit"
             log.warning("game %d: the %s message %d cannot be edited (%s: %d %s); a new one replaces it",
@@ -373,6 +384,22 @@ class Publisher:
             return
         self.messages[kind] = replace(row, version=st.version, posting=None)
         await self._save(self.session.bot.store.posted, self.gid, kind, row.channel_id, row.message_id, st.version)
+
+    async def _answered_with(self, message_id: int, kwargs: dict[str, Any]) -> bool:
+        """Whether the edit of `message_id` went out as the answer to the click on it. If that answer fails,
+        the edit is made the usual way (an answer that reached Discord only shows the same thing twice)."""
+        answer = self._answer
+        if answer is None or not answer.take(message_id):
+            return False
+        try:
+            await answer.interaction.response.edit_message(**kwargs)
+            return True
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            log.warning("game %d: a click could not be answered with its message's edit (%s)", self.gid,
+                        _short(error))
+            for file in self._files(kwargs, "attachments"):
+                file.reset(seek=True)
+            return False
 
     async def _close(self, kind: str, kwargs: dict[str, Any]) -> None:
         """The decision of `kind` is over: its message loses its buttons and is no longer tracked."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 import discord
@@ -10,6 +12,12 @@ from bot import ui
 from bot.i18n import lang_of, t
 from engine import IllegalAction, State
 from engine.narrate import explain
+
+log = logging.getLogger(__name__)
+
+# Seconds a click waits for the edit of its own message before it is simply deferred: long before Discord's
+# 3 s, and the moment a player would start to wonder.
+ANSWER_WITHIN = 0.5
 
 # Refusals the bot itself raises (the engine's live in `error.<code>`).
 BOT_ERRORS = frozenset({
@@ -54,3 +62,51 @@ async def say(interaction: discord.Interaction, content: str, *, ephemeral: bool
 async def refuse(interaction: discord.Interaction, code: str, params: dict[str, Any] | None = None,
                  state: State | None = None) -> None:
     await say(interaction, error_text(lang_of(interaction), code, params, state))
+
+
+class ClickAnswer:
+    """A click on a message the action edits, answered by that very edit: one request where a deferral and an
+    edit take two. If the edit is not on its way within `within` seconds (a slow picture, a queue behind the
+    channel's lock), the click is deferred and the message edited as usual, so Discord always hears back in
+    time; an action that edits other messages only is deferred at its end (`settle`)."""
+
+    def __init__(self, interaction: discord.Interaction, within: float = ANSWER_WITHIN) -> None:
+        self.interaction = interaction
+        self.message_id = interaction.message.id if interaction.message is not None else None
+        self._taken = False
+        self._deferring: asyncio.Task[None] | None = None
+        self._timer = asyncio.get_running_loop().call_later(within, self._defer_now)
+
+    def take(self, message_id: int) -> bool:
+        """Whether the edit of `message_id` is to be sent as the click's answer: once, for the message clicked,
+        and only if the click was not deferred meanwhile."""
+        if self._taken or message_id != self.message_id:
+            return False
+        self._taken = True
+        self._timer.cancel()
+        return True
+
+    def _defer_now(self) -> None:
+        if not self._taken:
+            self._taken = True
+            self._deferring = asyncio.create_task(self._defer(), name="turista-defer-click")
+
+    async def _defer(self) -> None:
+        try:
+            await self.interaction.response.defer()
+        except discord.HTTPException as error:
+            log.warning("a click could not be deferred: %s %s", error.status, error.text or "")
+
+    async def release(self) -> None:
+        """The action is over: no deferral starts any more, and one under way has ended, so that
+        `interaction.response.is_done()` tells again whether the click was answered."""
+        self._taken = True
+        self._timer.cancel()
+        if self._deferring is not None:
+            await self._deferring
+
+    async def settle(self) -> None:
+        """Release, then defer the click if nothing answered it."""
+        await self.release()
+        if not self.interaction.response.is_done():
+            await self.interaction.response.defer()

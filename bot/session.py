@@ -23,6 +23,7 @@ from bot.draft import Draft
 from bot.i18n import t
 from bot.publish import PUBLISH_ERRORS, Publisher
 from bot.reading import read
+from bot.replies import ClickAnswer
 from bot.store import GameRow, SeatRow, StaleVersion, Store, StoreError
 from engine import SYSTEM, Action, IllegalAction, State, edition_of, refusal
 from engine import apply as engine_apply
@@ -125,8 +126,9 @@ class Session:
             return "outdated", {}
         return refusal(st, edition_of(st), action)
 
-    async def act(self, action: Action, actor: int | None) -> list[dict]:
-        """Apply `action` (the lock must be held); raises IllegalAction, StaleVersion or StoreError."""
+    async def act(self, action: Action, actor: int | None, answer: ClickAnswer | None = None) -> list[dict]:
+        """Apply `action` (the lock must be held); raises IllegalAction, StaleVersion or StoreError. `answer`:
+        the click that asked for it, answered by the edit of the message clicked (see `ClickAnswer`)."""
         st = self.state
         assert st is not None and self.lock.locked()
         new_state, events = engine_apply(st, action)
@@ -137,19 +139,20 @@ class Session:
                                 deadline=deadline)
         self.row.deadline = deadline
         self.state = new_state
-        for event in events:
-            log.info("game %d v%d %s: %s", self.gid, new_state.version, event["code"],
-                     describe(event, new_state, "en") or event)
+        # One line per action (a line per event cost more than the action's own work).
+        if log.isEnabledFor(logging.INFO):
+            log.info("game %d v%d %s: %s", self.gid, new_state.version, action.kind,
+                     "; ".join(describe(event, new_state, "en") or event["code"] for event in events))
         try:
-            await self.publisher.publish(events)
+            await self.publisher.publish(events, answer)
         except PUBLISH_ERRORS as error:
             # The move is recorded; its messages are put right in the background, or by the next move.
             log.warning("game %d: the table could not be updated: %s", self.gid, error)
             self.heal_later()
         return events
 
-    async def run(self, action: Action, actor: int | None,
-                  version: int | None = None) -> tuple[str, dict[str, Any]] | list[dict]:
+    async def run(self, action: Action, actor: int | None, version: int | None = None, *,
+                  answer: ClickAnswer | None = None) -> tuple[str, dict[str, Any]] | list[dict]:
         """Take the lock, re-check (against `version`, the one the button was drawn for) and apply: the
         refusal, or the events. A click that waited for the lock behind another is never applied twice."""
         async with self.lock:
@@ -159,7 +162,7 @@ class Session:
             if actor is not None:
                 await self.returned(actor)
             try:
-                events = await self.act(action, actor)
+                events = await self.act(action, actor, answer)
             except IllegalAction as error:
                 return error.code, dict(error.params)
             except StaleVersion:

@@ -339,3 +339,59 @@ def test_the_lobby_line_names_the_winner_or_who_ended_the_game() -> None:
     assert ended.startswith("🏁 Ana terminó la partida en el turno") and "a la cabeza:" in ended
     st.winner, st.phase = 1, "over"
     assert game_thread.result(st, "en") == f"🏆 Beto won the game ({st.turn} turns)."
+
+
+class _Response:
+    """The part of `discord.InteractionResponse` a `ClickAnswer` uses: deferrals, each taking a moment."""
+
+    def __init__(self) -> None:
+        self.deferrals = 0
+
+    def is_done(self) -> bool:
+        return self.deferrals > 0
+
+    async def defer(self) -> None:
+        await asyncio.sleep(0.01)
+        self.deferrals += 1
+
+
+class _Click:
+    def __init__(self) -> None:
+        self.message = discord.Object(42)
+        self.response = _Response()
+
+
+async def test_a_click_answered_by_its_message_edit_is_never_deferred() -> None:
+    from bot.replies import ClickAnswer
+
+    click = _Click()
+    answer = ClickAnswer(click, within=0.05)  # type: ignore[arg-type]
+    assert not answer.take(41)  # another message's edit is not the answer
+    assert answer.take(42) and not answer.take(42)  # the clicked message's first edit is, once
+    await asyncio.sleep(0.1)
+    await answer.release()
+    assert click.response.deferrals == 0
+
+
+async def test_a_click_not_answered_in_time_is_deferred_once() -> None:
+    from bot.replies import ClickAnswer
+
+    click = _Click()
+    answer = ClickAnswer(click, within=0.02)  # type: ignore[arg-type]
+    await asyncio.sleep(0.025)  # the deferral has started, not ended
+    assert not answer.take(42)  # the edit comes too late to be the answer
+    await answer.release()  # waits for the deferral under way
+    assert click.response.deferrals == 1 and click.response.is_done()
+    await answer.settle()
+    assert click.response.deferrals == 1
+
+
+async def test_an_action_that_edits_another_message_defers_the_click_at_its_end() -> None:
+    from bot.replies import ClickAnswer
+
+    click = _Click()
+    answer = ClickAnswer(click, within=5.0)  # type: ignore[arg-type]
+    await answer.settle()
+    assert click.response.deferrals == 1
+    await asyncio.sleep(0)
+    assert not answer.take(42)

@@ -197,11 +197,11 @@ class World:
         return await reply.wait()
 
     async def act(self, gid: int, user: FakeUser, message: FakeMessage, verb: str) -> Reply:
-        """Click a button that plays a move, and wait until the move is recorded (a deferred click is
-        acknowledged before the bot has applied it)."""
+        """Click a button that plays a move, and wait until the move is recorded: a click answered by its
+        message's edit (7) comes after the move, a deferred one (6) may come before."""
         before = self.store.game(gid).version
         reply = await self.click(user, message, verb)
-        assert reply.response_type == 6, f"{verb}: {reply.content}"
+        assert reply.response_type in (6, 7), f"{verb}: {reply.content}"
         try:
             await self.fake.wait_for(lambda: self.store.game(gid).version > before or reply.followups, timeout=10,
                                      what=f"the {verb} of game {gid} to be applied")

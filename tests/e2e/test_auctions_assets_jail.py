@@ -39,7 +39,7 @@ async def test_auction_with_several_bidders(world: World) -> None:
     assert opened.modal is not None
     raised = await (await world.fake.submit_modal(bidders[1], world.channel, opened.modal["custom_id"],
                                                   {"amount": f"${first_bid + 2500:,}"}))
-    assert raised.response_type == 6
+    assert raised.response_type in (6, 7)  # answered by the auction's edit, or deferred if that was slow
     await world.fake.wait_for(lambda: (world.game(gid).state.auction or st.auction).bid == first_bid + 2500,
                               what="the modal bid")
     st = await world.settled(gid)

@@ -23,6 +23,13 @@ async def a_game_waiting_for_ana(world: World) -> tuple[int, int]:
     return gid, st.version
 
 
+async def a_roll_typed_by_ana(world: World) -> None:
+    """`/roll`: its answer is private, so the table is edited on its own (a click on the table would carry
+    the table's edit in its answer; tests/e2e/test_click_answer.py covers that answer failing)."""
+    answer = await world.slash(world.ana, "roll")
+    assert answer.ephemeral and "⚠️" not in (await answer.wait_message()).content
+
+
 @pytest.mark.parametrize(("status", "code", "why"), [
     (404, 10008, "it was deleted"),
     (403, 50005, "Discord refuses the edit"),
@@ -33,7 +40,7 @@ async def test_a_table_that_cannot_be_edited_is_posted_afresh(world: World, stat
     table = world.table()
     assert table is not None
     refused = world.fake.fail("PATCH", MESSAGE, status=status, code=code, times=1, message=table.id)
-    await world.act(gid, world.ana, table, "roll")
+    await a_roll_typed_by_ana(world)
     st = await world.settled(gid)
     assert refused.hits == 1
     fresh = world.table()
@@ -52,7 +59,7 @@ async def test_server_errors_and_rate_limits_are_tried_again(world: World) -> No
     # 503 is not among the statuses discord.py retries by itself; the 429s it waits out on its own.
     failing = world.fake.fail("PATCH", MESSAGE, status=503, times=3, message=table.id)
     limited = world.fake.fail("PATCH", MESSAGE, status=429, times=2, message=table.id)
-    await world.act(gid, world.ana, table, "roll")
+    await a_roll_typed_by_ana(world)
     st = await world.settled(gid, timeout=30)
     assert (failing.hits, limited.hits) == (3, 2)
     assert world.table() is table and world.version_of(table) == st.version, "the same table, edited"
