@@ -437,3 +437,30 @@ async def test_threads_nonces_text_and_a_screenshot(
     await thread.send("en el hilo")
     assert [m.content for m in fake.messages(fake.threads(channel)[0])] == ["en el hilo"]
     assert screenshot(record).startswith(b"\x89PNG")
+
+
+async def test_multipart_bodies_read_as_discord_py_writes_them() -> None:
+    """The fake's own multipart reader against aiohttp's writer, as discord.py uses it."""
+    import aiohttp
+
+    from fakediscord.rest import _BOUNDARY, _parts
+
+    class Sink:
+        def __init__(self) -> None:
+            self.data = b""
+
+        async def write(self, chunk: bytes) -> None:
+            self.data += bytes(chunk)
+
+    form = aiohttp.FormData(quote_fields=False)
+    form.add_field("payload_json", '{"content": "hola\\r\\n--x"}')
+    form.add_field("files[1]", b"\x89PNG\r\n\r\n--tail\r\n", filename="mesa ñ.png", content_type="image/png")
+    form.add_field("files[0]", b"", filename="board.png", content_type="application/octet-stream")
+    payload = form()
+    sink = Sink()
+    await payload.write(sink)  # type: ignore[arg-type]
+    boundary = _BOUNDARY.search(payload.content_type)
+    assert boundary is not None
+    parts = _parts(sink.data, boundary.group(1) or boundary.group(2))
+    assert parts == [("payload_json", None, b'{"content": "hola\\r\\n--x"}'),
+                     ("files[1]", "mesa ñ.png", b"\x89PNG\r\n\r\n--tail\r\n"), ("files[0]", "board.png", b"")]
