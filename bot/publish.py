@@ -96,6 +96,9 @@ class Publisher:
         self.turn_events: list[dict] = []  # what happened in the turn the table shows
         self.messages: dict[str, MessageRow] = {k: m for k, m in session.row.messages.items() if k in TRACKED}
         self._answer: ClickAnswer | None = None  # the click being answered by the edit of its message
+        # Edits made since the store last heard of them: recorded with the next action (or at shutdown), not
+        # each in a write of its own. A crash before that costs one edit at the next start-up.
+        self.unrecorded: dict[str, MessageRow] = {}
 
     @property
     def gid(self) -> int:
@@ -304,6 +307,7 @@ class Publisher:
         await self._restore("auction", live and st.auction is not None, self._post_auction, self._auction_edit)
         await self._restore("offer", live and st.trade is not None, self._post_offer, self._offer_edit)
         await self._restore("table", live, self.post_table, lambda: self._table_edit(live=True))
+        await self.record_edits()  # at once: start-up and healing are rare, and may be followed by no action
 
     async def _auction_edit(self) -> dict[str, Any]:
         st = self.session.state
@@ -353,6 +357,7 @@ class Publisher:
         replaces = old.message_id if old else None
         version = old.posting if old is not None and old.posting is not None else st.version
         self.messages[kind] = MessageRow(kind, channel.id, replaces, old.version if old else version, posting=version)
+        self.unrecorded.pop(kind, None)
         await self._save(store.intend_post, self.gid, kind, channel.id, version)
         key = nonce(self.gid, kind, version, replaces)
         message = await self._retrying(lambda: channel.send(content, nonce=key, **kwargs), f"post the {kind}",
@@ -382,8 +387,7 @@ class Publisher:
             raise Gone from error
         if not record:
             return
-        self.messages[kind] = replace(row, version=st.version, posting=None)
-        await self._save(self.session.bot.store.posted, self.gid, kind, row.channel_id, row.message_id, st.version)
+        self.messages[kind] = self.unrecorded[kind] = replace(row, version=st.version, posting=None)
 
     async def _answered_with(self, message_id: int, kwargs: dict[str, Any]) -> bool:
         """Whether the edit of `message_id` went out as the answer to the click on it. If that answer fails,
@@ -414,7 +418,14 @@ class Publisher:
                     raise
                 log.warning("game %d: the %s message that ended keeps its buttons (%s)", self.gid, kind, error)
         self.messages.pop(kind, None)
+        self.unrecorded.pop(kind, None)
         await self._save(self.session.bot.store.drop_message, self.gid, kind)
+
+    async def record_edits(self) -> None:
+        """Record the edits not recorded yet."""
+        if self.unrecorded:
+            shown, self.unrecorded = list(self.unrecorded.values()), {}
+            await self._save(self.session.bot.store.shown, self.gid, shown)
 
     async def take_down(self) -> None:
         """The game stopped: no message keeps buttons."""

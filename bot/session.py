@@ -136,7 +136,8 @@ class Session:
         delay = self.decision_delay(new_state)
         deadline = None if delay is None else time.time() + delay
         await asyncio.to_thread(self.bot.store.apply, self.gid, st.version, actor, action, events, new_state,
-                                deadline=deadline)
+                                deadline=deadline, shown=list(self.publisher.unrecorded.values()))
+        self.publisher.unrecorded.clear()
         self.row.deadline = deadline
         self.state = new_state
         # One line per action (a line per event cost more than the action's own work).
@@ -634,5 +635,8 @@ class Sessions:
                 for lock in list(self.locks.values()):
                     async with lock:
                         pass
+                for session in list(self.by_game.values()):
+                    async with session.lock:
+                        await session.publisher.record_edits()
         except TimeoutError:
             log.warning("shutting down with work still in progress")

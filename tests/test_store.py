@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import msgspec
@@ -20,7 +21,7 @@ import pytest
 from sqlite_utils import Database
 
 import engine
-from bot.store import ChannelBusy, NoSuchGame, ResultRow, StaleVersion, Store, StoreError
+from bot.store import ChannelBusy, MessageRow, NoSuchGame, ResultRow, StaleVersion, Store, StoreError
 from bot.store.__main__ import main as cli
 from bot.store.errors import Conflict
 from bot.store.replay import verify_game
@@ -339,6 +340,24 @@ def test_a_stale_write_is_refused_and_changes_nothing(store: Store) -> None:
     after = store.game(gid)
     assert after.snapshot == before.snapshot and after.version == 1
     assert len(list(store.log(gid))) == 2
+
+
+def test_edits_are_recorded_with_the_next_action_or_on_their_own(store: Store) -> None:
+    gid, state = started_game(store, channel=10)
+    store.posted(gid, "table", 10, 555, 0)
+    store.posted(gid, "auction", 10, 600, 0)
+    action = choose(state, random.Random(1))
+    assert action is not None
+    new, events = engine.apply(state, action)
+    shown = [MessageRow("table", 10, 555, 0), MessageRow("auction", 10, 601, 0)]
+    store.apply(gid, state.version, 100, action, events, new, shown=shown)
+    assert {k: (m.message_id, m.version) for k, m in store.messages(gid).items()} == {"table": (555, 0),
+                                                                                     "auction": (601, 0)}
+    with pytest.raises(StaleVersion):  # a refused action records nothing, the edits included
+        store.apply(gid, state.version, 100, action, events, new, shown=[replace(m, version=7) for m in shown])
+    assert store.messages(gid)["table"].version == 0
+    store.shown(gid, [MessageRow("table", 10, 555, 1)])
+    assert store.messages(gid)["table"].version == 1 and store.messages(gid)["auction"].version == 0
 
 
 def test_apply_refuses_a_state_that_is_not_the_next_version(store: Store) -> None:

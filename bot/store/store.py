@@ -360,13 +360,15 @@ class Store:
         new_state: engine.State,
         *,
         deadline: float | None | _Keep = KEEP,
+        shown: Sequence[MessageRow] = (),
         now: float | None = None,
     ) -> int:
         """Record one applied action: the log row (seq = new version) and the snapshot, in one transaction,
         only if the stored version is still `expected_version`; otherwise StaleVersion and nothing written.
 
-        `deadline` optionally re-arms the decision timer in the same transaction. An action that ends
-        the game also records its results (see `finish_game`). Returns the new version.
+        `deadline` optionally re-arms the decision timer in the same transaction; `shown` records messages
+        edited since the last write, as `posted` does. An action that ends the game also records its results
+        (see `finish_game`). Returns the new version.
         """
         version = expected_version + 1
         if new_state.version != version:
@@ -397,6 +399,9 @@ class Store:
                 "INSERT INTO actions (game_id, seq, actor, action, events, time) VALUES (?, ?, ?, ?, ?, ?)",
                 [game_id, version, actor_user_id, action_json, events_json, ts],
             )
+            for message in shown:
+                self._record_message(tx, game_id, message.kind, message.channel_id, message.message_id,
+                                     message.version, None, None, ts)
             if new_state.phase == "over":
                 self._finish(tx, game_id, None, new_state, ts)
         return version
@@ -437,16 +442,28 @@ class Store:
         now: float | None = None,
     ) -> None:
         """The message of `kind` is `message_id`, showing `version`; the mark of `intend_post` is cleared."""
-        self._check_kind(kind)
         with self.backend.write() as tx:
             self._status_of(tx, game_id)
-            tx.execute(
-                "INSERT INTO messages (game_id, kind, channel_id, message_id, version, posting, digest, board,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET"
-                " channel_id = excluded.channel_id, message_id = excluded.message_id, version = excluded.version,"
-                " posting = NULL, digest = excluded.digest, board = excluded.board, updated_at = excluded.updated_at",
-                [game_id, kind, channel_id, message_id, version, digest, board, self._now(now)],
-            )
+            self._record_message(tx, game_id, kind, channel_id, message_id, version, digest, board, self._now(now))
+
+    def shown(self, game_id: int, messages: Sequence[MessageRow], *, now: float | None = None) -> None:
+        """`posted` for several messages of a game, in one transaction."""
+        with self.backend.write() as tx:
+            self._status_of(tx, game_id)
+            for m in messages:
+                self._record_message(tx, game_id, m.kind, m.channel_id, m.message_id, m.version, None, None,
+                                     self._now(now))
+
+    def _record_message(self, tx: Tx, game_id: int, kind: str, channel_id: int, message_id: int | None,
+                        version: int, digest: str | None, board: str | None, ts: float) -> None:
+        self._check_kind(kind)
+        tx.execute(
+            "INSERT INTO messages (game_id, kind, channel_id, message_id, version, posting, digest, board,"
+            " updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET"
+            " channel_id = excluded.channel_id, message_id = excluded.message_id, version = excluded.version,"
+            " posting = NULL, digest = excluded.digest, board = excluded.board, updated_at = excluded.updated_at",
+            [game_id, kind, channel_id, message_id, version, digest, board, ts],
+        )
 
     def edited(
         self,

@@ -3,6 +3,8 @@ deferred and the table edited as before."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from fakediscord.replies import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE
@@ -58,3 +60,21 @@ async def test_a_click_whose_edit_waits_is_deferred_in_time(world: World) -> Non
     after = await world.settled(gid)
     assert after.auction is not None and world.version_of(table) == after.version
     assert world.with_verb("bid") is not None
+
+
+async def test_the_last_edits_are_recorded_at_a_stop_and_a_restart_leaves_the_table_alone(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto])
+    st = await world.start(gid, world.ana)
+    table = world.table()
+    assert table is not None
+    await world.act(gid, world.user_of(gid, st.current), table, "roll")
+    st = await world.settled(gid)
+    # An edit is recorded with the next action; a stop records the ones still waiting.
+    await world.bot.stop()
+    assert world.game(gid).messages["table"].version == st.version == world.version_of(table)
+    edits = len(table.history)
+    await world.bot.start()
+    status = await world.click(world.beto, table, "status")  # the game answers again
+    assert status.ephemeral
+    await asyncio.sleep(1.0)  # start-up's restore has had its time
+    assert len(table.history) == edits, "an up-to-date table is not edited at start-up"
