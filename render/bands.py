@@ -18,7 +18,7 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from types import ModuleType
 from typing import NamedTuple
 
@@ -63,18 +63,30 @@ class BandCache:
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> tuple[bytes, int, int] | None:
+        return self.get_many((key,))[0]
+
+    def get_many(self, keys: Sequence[Hashable]) -> list[tuple[bytes, int, int] | None]:
+        """The bands of `keys`, None for those not kept (one lock for a whole picture)."""
         with self._lock:
-            found = self._bands.get(key)
-            if found is not None:
-                self._bands.move_to_end(key)
+            bands, found = self._bands, []
+            for key in keys:
+                band = bands.get(key)
+                if band is not None:
+                    bands.move_to_end(key)
+                found.append(band)
             return found
 
     def put(self, key: Hashable, band: tuple[bytes, int, int]) -> None:
+        self.put_many(((key, band),))
+
+    def put_many(self, items: Iterable[tuple[Hashable, tuple[bytes, int, int]]]) -> None:
         with self._lock:
-            self._bands[key] = band
-            self._bands.move_to_end(key)
-            while len(self._bands) > self.size:
-                self._bands.popitem(last=False)
+            bands = self._bands
+            for key, band in items:
+                bands[key] = band
+                bands.move_to_end(key)
+            while len(bands) > self.size:
+                bands.popitem(last=False)
 
     def clear(self) -> None:
         with self._lock:
@@ -84,7 +96,7 @@ class BandCache:
         return len(self._bands)
 
 
-def compress_band(raw: bytes, deflate: Deflate = DEFLATE) -> tuple[bytes, int, int]:
+def compress_band(raw: bytes | memoryview, deflate: Deflate = DEFLATE) -> tuple[bytes, int, int]:
     """(deflated bytes ending on a byte boundary, Adler-32 of `raw`, len(raw)): a raw deflate stream cut by a
     sync flush (an empty stored block), without a final block, so bands can follow one another."""
     z = deflate.module
@@ -104,10 +116,13 @@ def _adler_combine(a1: int, a2: int, len2: int) -> int:
     return sum1 | (sum2 << 16)
 
 
-def raw_rows(pixels: memoryview, width: int, first: int, last: int) -> bytes:
-    """Rows first..last-1 of a "P" picture's pixels as PNG scanlines (filter 0: a palette picture compresses
-    best unfiltered)."""
-    return b"".join(b"\x00" + pixels[k * width : (k + 1) * width] for k in range(first, last))
+def scanlines(img: Image.Image) -> Image.Image:
+    """A "P" picture laid out as its PNG scanlines: one column more on the left, of zeros (each row's filter
+    byte: none, as a palette picture compresses best unfiltered), so that its pixel bytes are the rows the
+    PNG deflates. `png` takes its pictures this way: no row is copied to be put together."""
+    out = Image.new("P", (img.width + 1, img.height), 0)
+    out.paste(img, (1, 0))
+    return out
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -124,17 +139,21 @@ def png(
     deflate: Deflate = DEFLATE,
 ) -> bytes:
     """The PNG of a `width` x `height` "P" picture with `palette` (768 bytes), band k named by `keys[k]`.
-    `draw(missing)` gives the picture, right at least in the bands numbered in `missing`; it is called only
-    if some band is not in `cache`."""
-    bands: list[tuple[bytes, int, int] | None] = [cache.get(key) for key in keys]
+    `draw(missing)` gives the picture as `scanlines` lays it out (`width` + 1 wide), right at least in the
+    bands numbered in `missing`; it is called only if some band is not in `cache`."""
+    bands = cache.get_many(keys)
     missing = frozenset(k for k, b in enumerate(bands) if b is None)
     if missing:
-        pixels = memoryview(draw(missing).tobytes())
-        for k, key in enumerate(keys):
-            if k in missing:
-                band = compress_band(raw_rows(pixels, width, k * BAND_ROWS, min(height, (k + 1) * BAND_ROWS)), deflate)
-                cache.put(key, band)
-                bands[k] = band
+        img = draw(missing)
+        assert img.size == (width + 1, height) and img.mode == "P"
+        pixels = memoryview(img.tobytes())
+        row = (width + 1) * BAND_ROWS
+        new = []
+        for k in sorted(missing):
+            band = compress_band(pixels[k * row : (k + 1) * row], deflate)
+            new.append((keys[k], band))
+            bands[k] = band
+        cache.put_many(new)
     done = [b for b in bands if b is not None]
     adler = done[0][1]
     for _, band_adler, size in done[1:]:

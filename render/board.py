@@ -120,30 +120,26 @@ def draw_rgb(pic: Picture) -> Image.Image:
 
 
 def compose(pic: Picture, only: Container[int] | None = None) -> Image.Image:
-    """The 256-colour picture from pieces already mapped to the palette. With `only` (band numbers), just the
-    pieces reaching those bands are pasted: the other rows may then show the printed board alone."""
+    """The 256-colour picture from pieces already mapped to the palette, laid out as PNG scanlines (see
+    `bands.scanlines`: the picture starts at x = 1). With `only` (band numbers), just the pieces reaching
+    those bands are pasted: the other rows may then show the printed board without them."""
 
     def needed(first_row: int, last_row: int) -> bool:
         first, last = first_row // bands.BAND_ROWS, last_row // bands.BAND_ROWS
         return only is None or any(b in only for b in range(first, last + 1))
 
-    img = _static_p(pic.edition, pic.lang).copy()
-    grid = cells(pic.edition)
-    for t in pic.tiles:
-        cell = grid[t.square]
-        if needed(cell.y0, cell.y1 - 1):
-            img.paste(_tile_p(pic.edition, pic.lang, t), cell.box[:2])
+    img = _tiled_p(pic.edition, pic.lang, pic.tiles).copy()
     x0, y0, _, y1 = RING_INNER
     for top in range(y0, y1, RING_STRIP):
         bottom = min(y1, top + RING_STRIP)
         if needed(top, bottom - 1):
             centre = tuple(p for p in pic.centre if _overlaps(p.rows(), top, bottom))
             tokens = tuple(t for t in pic.tokens if _overlaps(t.rows(), top, bottom))
-            img.paste(_ring_strip_p(pic.edition, pic.lang, top, bottom, centre, tokens), (x0, top))
+            img.paste(_ring_strip_p(pic.edition, pic.lang, top, bottom, centre, tokens), (1 + x0, top))
     for piece in pic.panel:
         box = piece.box()
         if needed(box[1], box[3] - 1):
-            img.paste(_panel_p(pic.edition, pic.lang, piece), box[:2])
+            img.paste(_panel_p(pic.edition, pic.lang, piece), (1 + box[0], box[1]))
     return img
 
 
@@ -153,7 +149,21 @@ def _to_palette(img: Image.Image, edition: str, lang: str) -> Image.Image:
 
 @cache
 def _static_p(edition: str, lang: str) -> Image.Image:
-    return _to_palette(printed_board(edition, lang), edition, lang)
+    """The printed board mapped to the palette, as PNG scanlines."""
+    return bands.scanlines(_to_palette(printed_board(edition, lang), edition, lang))
+
+
+# The printed board with a game's owned tiles, kept by the tiles: they change a few times a turn at most, and
+# pasting twenty-odd tiles again for every board cost more than the copy of the whole picture. Each is
+# 1101 x 688 bytes: 48 are the boards of the last tables drawn, whatever their number.
+@lru_cache(maxsize=48)
+def _tiled_p(edition: str, lang: str, tiles: tuple[TileView, ...]) -> Image.Image:
+    img = _static_p(edition, lang).copy()
+    grid = cells(edition)
+    for t in tiles:
+        x, y = grid[t.square].box[:2]
+        img.paste(_tile_p(edition, lang, t), (1 + x, y))
+    return img
 
 
 @lru_cache(maxsize=2048)
@@ -238,7 +248,7 @@ def _palette_bytes(edition: str, lang: str) -> bytes:
 def clear_caches() -> None:
     """Forget every piece and compressed band (tests: the next board is drawn from nothing)."""
     BANDS.clear()
-    for cached in (_tile_p, _ring_strip_p, _panel_p, _static_p):
+    for cached in (_tile_p, _tiled_p, _ring_strip_p, _panel_p, _static_p):
         cached.cache_clear()
 
 
