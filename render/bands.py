@@ -125,8 +125,9 @@ def scanlines(img: Image.Image) -> Image.Image:
     return out
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+def _chunk(kind: bytes, data: bytes, crc32: Callable[[bytes, int], int] = zlib.crc32) -> list[bytes]:
+    """A PNG chunk, as the pieces to lay end to end (the picture's rows are copied once, into the PNG)."""
+    return [struct.pack(">I", len(data)), kind, data, struct.pack(">I", crc32(data, crc32(kind, 0)))]
 
 
 def png(
@@ -158,11 +159,15 @@ def png(
     adler = done[0][1]
     for _, band_adler, size in done[1:]:
         adler = _adler_combine(adler, band_adler, size)
-    idat = _ZLIB_HEADER + b"".join(b[0] for b in done) + _FINAL_BLOCK + struct.pack(">I", adler)
+    idat = b"".join([_ZLIB_HEADER, *(b[0] for b in done), _FINAL_BLOCK, struct.pack(">I", adler)])
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"PLTE", palette) + _chunk(b"IDAT", idat) + _chunk(
-        b"IEND", b""
-    )
+    return b"".join([
+        b"\x89PNG\r\n\x1a\n",
+        *_chunk(b"IHDR", header),
+        *_chunk(b"PLTE", palette),
+        *_chunk(b"IDAT", idat, deflate.module.crc32),  # ISA-L's CRC-32 is ten times as fast as zlib's
+        *_chunk(b"IEND", b""),
+    ])
 
 
 def band_count(height: int) -> int:

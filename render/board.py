@@ -13,6 +13,7 @@ so only rows that changed are deflated. `board_image` draws the same picture fro
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Container, Hashable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -182,8 +183,9 @@ RING_STRIP = 56
 assert RING_STRIP % 2 == 0
 
 
-# A strip is 504 x 56 bytes: a few hundred are the recent positions of the open tables.
-@lru_cache(maxsize=512)
+# A strip is 504 x 56 bytes (1,024 are 29 MB): the recent positions of a few dozen open tables. Measured with
+# `bench/render.py`'s 25 tables interleaved: 512 strips and 256 panel pieces missed a fifth more often.
+@lru_cache(maxsize=1024)
 def _ring_strip_p(edition: str, lang: str, top: int, bottom: int, centre: tuple[CentrePiece, ...],
                   tokens: tuple[TokenView, ...]) -> Image.Image:
     """Rows top..bottom-1 of the inside of the ring with the pieces reaching them, mapped to the palette."""
@@ -199,7 +201,7 @@ def _ring_strip_p(edition: str, lang: str, top: int, bottom: int, centre: tuple[
     return _to_palette(img, edition, lang)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)
 def _panel_p(edition: str, lang: str, piece: PanelPiece) -> Image.Image:
     box = piece.box()
     assert box[0] % 2 == 0 and box[1] % 2 == 0
@@ -216,20 +218,22 @@ def _square_bands(edition: str) -> tuple[tuple[int, int], ...]:
 
 def band_keys(pic: Picture) -> list[Hashable]:
     """For every band of rows, a key naming everything drawn in it: two bands with one key hold the same
-    pixels. Every piece is listed in each band its rows reach (the printed board is named by edition and
-    language)."""
+    pixels. Every piece is listed (by its number, see `piece_number`) in each band its rows reach (the
+    printed board is named by edition and language)."""
     n = bands.band_count(HEIGHT)
-    parts: list[list[Hashable]] = [[] for _ in range(n)]
+    parts: list[list[int]] = [[] for _ in range(n)]
 
-    def add(first_row: int, last_row: int, key: Hashable) -> None:
+    def add(first_row: int, last_row: int, piece: Hashable) -> None:
+        number = piece_number(piece)
         for b in range(max(0, first_row // bands.BAND_ROWS), min(n - 1, last_row // bands.BAND_ROWS) + 1):
-            parts[b].append(key)
+            parts[b].append(number)
 
     spans = _square_bands(pic.edition)
     for t in pic.tiles:
         first, last = spans[t.square]
+        number = piece_number(t)
         for b in range(first, last + 1):
-            parts[b].append(t)
+            parts[b].append(number)
     for piece in pic.centre:
         add(*piece.rows(), piece)
     for token in pic.tokens:
@@ -240,6 +244,24 @@ def band_keys(pic: Picture) -> list[Hashable]:
     return [(pic.edition, pic.lang, b, tuple(p)) for b, p in enumerate(parts)]
 
 
+# Band keys name pieces by number: a band cache look-up then hashes a few small numbers, not every view of
+# the band (a seat's row is in 15 bands). A number is never given to two pieces (the counter only grows), so
+# forgetting the numbers costs only the bands that named them; two threads numbering one piece at once
+# give it two numbers, each right.
+_PIECE_NUMBERS: dict[Hashable, int] = {}
+_NEXT_NUMBER = itertools.count()
+PIECE_NUMBERS = 65_536  # pieces remembered: the views of some thousands of boards
+
+
+def piece_number(piece: Hashable) -> int:
+    number = _PIECE_NUMBERS.get(piece)
+    if number is None:
+        if len(_PIECE_NUMBERS) >= PIECE_NUMBERS:
+            _PIECE_NUMBERS.clear()
+        number = _PIECE_NUMBERS[piece] = next(_NEXT_NUMBER)
+    return number
+
+
 @cache
 def _palette_bytes(edition: str, lang: str) -> bytes:
     return bytes((palette("board", edition, lang).getpalette() or [])[:768]).ljust(768, b"\0")
@@ -248,6 +270,7 @@ def _palette_bytes(edition: str, lang: str) -> bytes:
 def clear_caches() -> None:
     """Forget every piece and compressed band (tests: the next board is drawn from nothing)."""
     BANDS.clear()
+    _PIECE_NUMBERS.clear()
     for cached in (_tile_p, _tiled_p, _ring_strip_p, _panel_p, _static_p):
         cached.cache_clear()
 

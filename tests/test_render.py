@@ -276,6 +276,15 @@ def test_the_png_is_a_valid_palette_png() -> None:
     rows = zlib.decompress(png[start : start + length])
     assert len(rows) == 688 * 1101
     assert rows[::1101] == bytes(688)  # every scanline unfiltered
+    # Every chunk's CRC-32 is right (Pillow does not check the IDAT's).
+    at, kinds = 8, []
+    while at < len(png):
+        size = int.from_bytes(png[at : at + 4], "big")
+        kind, data = png[at + 4 : at + 8], png[at + 8 : at + 8 + size]
+        assert int.from_bytes(png[at + 8 + size : at + 12 + size], "big") == zlib.crc32(kind + data), kind
+        kinds.append(kind)
+        at += 12 + size
+    assert kinds == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
 
 
 def _board_bands(st, lang: str = "es"):  # type: ignore[no-untyped-def]
