@@ -38,7 +38,11 @@ class TokenView(NamedTuple):
     jailed: bool
 
     def rows(self) -> tuple[int, int]:
-        return self.y - HALO_RADIUS - 3, self.y + HALO_RADIUS + 3
+        # The rows of its sprite as `draw_token` pastes it, no more: a token that moves then touches only the
+        # rows (and the ring strips) it is drawn in.
+        h = token_sprite(self.seat, self.letter, TOKEN, self.glowing, self.jailed).height
+        top = int(self.y - h / 2)  # as `draw.paste_centred` places it
+        return top, top + h - 1
 
 
 class DiceView(NamedTuple):
@@ -235,16 +239,37 @@ def _news_box(img: Image.Image, lines: tuple[str, ...], x0: float, y: float, x1:
 
 
 def _translucent_box(img: Image.Image, box: tuple[float, float, float, float], colour: RGB, alpha: int, r: int) -> None:
+    """`colour` laid over `img` at `alpha` in a rounded box. The box's mask is `alpha` inside and 0 outside,
+    so every pixel inside becomes a function of its own colour: a look-up table of Pillow's blend, applied
+    to the pixels under the box and copied back through the box's shape, gives the same pixels as pasting
+    the colour through the mask, at a third of the cost (the news box is drawn at nearly every action)."""
     x0, y0, x1, y1 = (int(v) for v in box)
-    mask = _rounded_mask(x1 - x0, y1 - y0, r, alpha)
-    img.paste(colour, (x0, y0), mask)
+    shape = _box_shape(x1 - x0, y1 - y0, r)
+    # Only the part of the box inside the picture (a ring strip holds a slice of it).
+    left, top = max(0, x0), max(0, y0)
+    right, bottom = min(img.width, x1), min(img.height, y1)
+    if left >= right or top >= bottom:
+        return
+    under = img.crop((left, top, right, bottom))
+    shape = shape.crop((left - x0, top - y0, right - x0, bottom - y0))
+    # The core's point (Image.point rounds the 768 entries of the table again at every call: twice the time).
+    img.paste(under._new(under.im.point(_blend_table(colour, alpha), None)), (left, top), shape)
 
 
 @lru_cache(maxsize=64)
-def _rounded_mask(w: int, h: int, r: int, alpha: int) -> Image.Image:
-    mask = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), r, fill=alpha)
+def _box_shape(w: int, h: int, r: int) -> Image.Image:
+    """The rounded box as a "1" mask (drawn without anti-aliasing: inside or outside)."""
+    mask = Image.new("1", (w, h), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), r, fill=1)
     return mask
+
+
+@lru_cache(maxsize=16)
+def _blend_table(colour: RGB, alpha: int) -> list[int]:
+    """For each channel and value, what Pillow's paste of `colour` through a mask of `alpha` makes of it."""
+    ramp = Image.merge("RGB", [Image.frombytes("L", (1, 256), bytes(range(256)))] * 3)
+    ramp.paste(colour, (0, 0), Image.new("L", ramp.size, alpha))
+    return [v for band in ramp.split() for v in band.tobytes()]
 
 
 def _auction_box(img: Image.Image, v: AuctionView, x0: float, y: float, x1: float) -> None:

@@ -13,20 +13,25 @@ Box = tuple[float, float, float, float]
 
 
 def wrap(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str] | None:
-    """Greedy word wrap of `text` into lines no wider than `width`, or None if one word is too wide."""
+    """Greedy word wrap of `text` into lines no wider than `width`, or None if one word is too wide.
+
+    Each line takes the most words that fit, found by halving (a line is no narrower than its first words):
+    a few measures of a line instead of one per word and two per line, as text layout is the cost."""
+    words = text.split()
     lines: list[str] = []
-    current = ""
-    for word in text.split():
-        if f.getlength(word) > width:
+    start = 0
+    while start < len(words):
+        if f.getlength(words[start]) > width:
             return None
-        candidate = f"{current} {word}" if current else word
-        if f.getlength(candidate) <= width:
-            current = candidate
-        else:
-            lines.append(current)
-            current = word
-    if current:
-        lines.append(current)
+        fits, over = start + 1, len(words) + 1  # words[start:fits] fit; words[start:over] do not (or run out)
+        while over - fits > 1:
+            middle = (fits + over) // 2
+            if f.getlength(" ".join(words[start:middle])) <= width:
+                fits = middle
+            else:
+                over = middle
+        lines.append(" ".join(words[start:fits]))
+        start = fits
     return lines
 
 
@@ -286,11 +291,13 @@ def chip(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fi
 @lru_cache(maxsize=2048)
 def _text_mask(text: str, size: int, weight: str, anchor: str) -> tuple[Image.Image, int, int]:
     """`text` rasterised once as an "L" mask, with its offset from the anchor point (cached, never modified)."""
-    f = font(size, weight)
-    x0, y0, x1, y1 = f.getbbox(text, anchor=anchor)
-    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
-    ImageDraw.Draw(mask).text((-x0, -y0), text, font=f, fill=255, anchor=anchor)
-    return mask, x0, y0
+    # FreeType's coverage of the text, laid out once: the mask ImageDraw.text would draw at ink 255, without
+    # the separate layout of getbbox (text layout is most of the cost of a new string).
+    core, (x0, y0) = font(size, weight).getmask2(text, "L", anchor=anchor)
+    w, h = core.size
+    if not w or not h:  # nothing drawn (spaces): an empty mask as wide as the text
+        return Image.new("L", (max(1, w), max(1, h)), 0), x0, y0
+    return Image.Image()._new(core), x0, y0
 
 
 def text(

@@ -208,8 +208,8 @@ def _banner(img: Image.Image, v: BannerView, x0: int, y: int, x1: int) -> None:
         dr.paste_centred(img, token_sprite(seat, letter, 34, False, False), x + 18 + k * 24, y + h / 2)
     if v.tokens:
         x += 44 + 24 * (len(v.tokens) - 1)
-    dr.text(img, (x, y + 23), dr.ellipsize(v.who, font(26, "heavy"), x1 - x - 10), 26, "heavy", INK, "lm")
-    dr.text(img, (x, y + 52), dr.ellipsize(v.what, font(19, "bold"), x1 - x - 10), 19, "bold", INK, "lm")
+    dr.text(img, (x, y + 23), dr.ellipsized(v.who, 26, "heavy", x1 - x - 10), 26, "heavy", INK, "lm")
+    dr.text(img, (x, y + 52), dr.ellipsized(v.what, 19, "bold", x1 - x - 10), 19, "bold", INK, "lm")
 
 
 def _row(img: Image.Image, v: RowView, x0: int, y0: int, x1: int) -> None:

@@ -357,3 +357,87 @@ def test_without_isal_the_standard_zlib_draws_the_board() -> None:
     st, _ = new_game("mundial", ["Ana", "Beto"], seed=1)
     assert out == picture(board(st, "en")).tobytes()
 
+
+
+@pytest.mark.parametrize("where", ["inside", "cut above", "cut below", "cut left", "cut right", "outside"])
+def test_a_translucent_box_is_the_colour_pasted_through_its_mask(where: str) -> None:
+    """The news box and the bank line are drawn through a table of Pillow's blend: the same pixels as the
+    colour pasted through the box's rounded mask at that alpha, on a busy piece of board, whole or cut by the
+    edge of the picture (a ring strip holds a slice of the box)."""
+    from PIL import ImageDraw
+
+    from render.centre import NEWS_BOX, _translucent_box
+    from render.static import printed_board
+
+    base = printed_board("turismundo", "es").crop((0, 0, 300, 120))
+    x, y = {"inside": (20, 10), "cut above": (20, -30), "cut below": (20, 70), "cut left": (-50, 10),
+            "cut right": (200, 10), "outside": (20, 130)}[where]
+    for w, h, r in ((250, 96, 10), (121, 37, 12), (30, 25, 12)):
+        for colour, alpha in ((NEWS_BOX, 150), ((200, 40, 90), 77)):
+            expected = base.copy()
+            mask = Image.new("L", (w, h), 0)
+            ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), r, fill=alpha)
+            expected.paste(colour, (x, y), mask)
+            got = base.copy()
+            _translucent_box(got, (x + 0.5, y, x + w + 0.25, y + h), colour, alpha, r)
+            assert got.tobytes() == expected.tobytes(), (w, h, r, colour)
+            apart = x + w <= 0 or y + h <= 0 or x >= base.width or y >= base.height
+            assert (got.tobytes() == base.tobytes()) == apart
+
+
+def test_text_masks_are_what_imagedraw_draws() -> None:
+    """A string is rasterised once into a mask (`draw._text_mask`); the mask is the one ImageDraw.text draws
+    in white on black at the bounding box FreeType gives, for every weight, size and anchor the pictures
+    use."""
+    from PIL import ImageDraw
+
+    from render.draw import _text_mask
+    from render.fonts import font
+
+    for text in ("Ana paga $12,000 de renta a Beto por", "Quíjpy, jr. ÑÁ", "8 títulos · vale $665,000", "W", "…", " "):
+        for size, weight in ((15, "bold"), (18, "regular"), (19, "regular"), (25, "bold"), (26, "heavy"),
+                             (28, "heavy")):
+            for anchor in ("la", "lm", "rm", "mm"):
+                f = font(size, weight)
+                x0, y0, x1, y1 = f.getbbox(text, anchor=anchor)
+                expected = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+                ImageDraw.Draw(expected).text((-x0, -y0), text, font=f, fill=255, anchor=anchor)
+                mask, dx, dy = _text_mask(text, size, weight, anchor)
+                assert (dx, dy) == (x0, y0) and mask.size == expected.size, (text, size, weight, anchor)
+                assert mask.tobytes() == expected.tobytes(), (text, size, weight, anchor)
+
+
+def test_wrap_is_the_greedy_word_wrap() -> None:
+    """`draw.wrap` finds each line's words by halving; the lines are those of wrapping word by word (each
+    word onto the line while the line fits), for every sentence the news box told in a game, in both
+    languages and at several widths, and None when a word alone is too wide."""
+    from engine.narrate import describe
+    from render.draw import wrap
+    from render.fonts import font
+
+    def word_by_word(text: str, f, width: int) -> list[str] | None:  # type: ignore[no-untyped-def]
+        lines: list[str] = []
+        current = ""
+        for word in text.split():
+            if f.getlength(word) > width:
+                return None
+            candidate = f"{current} {word}" if current else word
+            if f.getlength(candidate) <= width:
+                current = candidate
+            else:
+                lines.append(current)
+                current = word
+        return [*lines, current] if current else lines
+
+    first, steps = play("mundial", seed=2, turns=25, choose=simple_choice)
+    st = clone(first)
+    texts = {"", "Supercalifragilisticoespialidoso " * 3}
+    for action, events in steps:
+        apply_inplace(st, action)
+        texts |= {line for e in events for lang in ("es", "en") if (line := describe(e, st, lang))}
+    assert len(texts) > 100
+    f = font(19, "regular")
+    for text in texts:
+        for width in (120, 344):
+            assert wrap(text, f, width) == word_by_word(text, f, width), (text, width)
+    assert wrap("Supercalifragilisticoespialidoso", f, 120) is None
