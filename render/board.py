@@ -4,11 +4,11 @@ clock) and the side panel of seats.
 
 Drawing only what changed. A board is first described as a `Picture`: hashable views of every piece that can
 change (`render.centre`, `render.panel`, the owned tiles). The 256-colour picture is then put together from
-pieces kept already reduced to the palette (the printed board, each tile, the middle of the ring, each panel
-row), so a piece is drawn and mapped to the palette once however many boards show it; and the PNG is put
-together from bands of rows kept already compressed (`render.bands`), each named by the pieces drawn in it,
-so only rows that changed are deflated. `board_image` draws the same picture from scratch in full colour;
-`tests/test_render.py` checks that both give the same pixels.
+pieces kept already reduced to the palette (the printed board with a game's tiles, each tile, the middle of
+the ring in strips, each panel row), so a piece is drawn and mapped to the palette once however many boards
+show it; and the PNG is put together from bands of rows kept already compressed (`render.bands`), each named
+by the pieces drawn in it, so only rows that changed are deflated. `board_image` draws the same picture from
+scratch in full colour; `tests/test_render.py` checks that both give the same pixels.
 """
 
 from __future__ import annotations
@@ -156,8 +156,8 @@ def _static_p(edition: str, lang: str) -> Image.Image:
 
 # The printed board with a game's owned tiles, kept by the tiles: they change a few times a turn at most, and
 # pasting twenty-odd tiles again for every board cost more than the copy of the whole picture. Each is
-# 1101 x 688 bytes: 48 are the boards of the last tables drawn, whatever their number.
-@lru_cache(maxsize=48)
+# 1101 x 688 bytes (32 are 24 MB): the games of the last tables a worker drew.
+@lru_cache(maxsize=32)
 def _tiled_p(edition: str, lang: str, tiles: tuple[TileView, ...]) -> Image.Image:
     img = _static_p(edition, lang).copy()
     grid = cells(edition)
@@ -184,7 +184,8 @@ assert RING_STRIP % 2 == 0
 
 
 # A strip is 504 x 56 bytes (1,024 are 29 MB): the recent positions of a few dozen open tables. Measured with
-# `bench/render.py`'s 25 tables interleaved: 512 strips and 256 panel pieces missed a fifth more often.
+# `bench/render.py`'s 25 tables interleaved: half as many strips and panel pieces kept cost 3 % more CPU per
+# board, for 35 MB less.
 @lru_cache(maxsize=1024)
 def _ring_strip_p(edition: str, lang: str, top: int, bottom: int, centre: tuple[CentrePiece, ...],
                   tokens: tuple[TokenView, ...]) -> Image.Image:
@@ -250,7 +251,7 @@ def band_keys(pic: Picture) -> list[Hashable]:
 # give it two numbers, each right.
 _PIECE_NUMBERS: dict[Hashable, int] = {}
 _NEXT_NUMBER = itertools.count()
-PIECE_NUMBERS = 65_536  # pieces remembered: the views of some thousands of boards
+PIECE_NUMBERS = 16_384  # pieces remembered: the views of a few thousand boards
 
 
 def piece_number(piece: Hashable) -> int:
