@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.edition import Edition, Rules, Square
+from engine.edition import Card, Edition, Rules, Square
 from engine.rulebook import in_force
 from engine.state import BANK, HOTEL, State
 
@@ -49,6 +49,18 @@ def blocks(ed: Edition) -> dict[str, tuple[int, ...]]:
     if found is None:
         found = _BLOCKS[ed.id] = ed.blocks
     return found
+
+
+# The edition's cards by id, kept here as the blocks are: `Edition.card` is a call back into Python when compiled.
+_CARDS: Final[dict[str, dict[str, Card]]] = {}
+
+
+def card(ed: Edition, card_id: str) -> Card:
+    """`ed.card(card_id)`."""
+    found = _CARDS.get(ed.id)
+    if found is None:
+        found = _CARDS[ed.id] = {c.id: c for d in ed.decks for c in d.cards}
+    return found[card_id]
 
 
 def owns_block(st: State, ed: Edition, seat: int, block: str) -> bool:

@@ -590,7 +590,7 @@ def _draw_card(g: Game, s: int, deck_id: str) -> None:
     st, ed = g.st, g.ed
     pile = st.decks[deck_id]
     card_id = pile.pop(0)
-    card = ed.card(card_id)
+    card = board.card(ed, card_id)
     g.emit("card", seat=s, deck=deck_id, card=card_id)
     effect = card.effect
     if effect == "jail_free":

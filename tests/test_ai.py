@@ -8,7 +8,7 @@ import pytest
 from rulekit import game, own
 
 from engine import Action, Offer, State, Trade, apply_inplace, legal_actions, load, new_game, refusal, to_json
-from engine.ai import LEVELS, choose
+from engine.ai import LEVELS, choose, view
 from engine.ai.value import holdings, holdings_change
 from engine.ai.view import table
 from engine.simulate import Driver, play
@@ -443,3 +443,24 @@ def test_a_computer_proposes_at_most_once_a_turn() -> None:
         again = choose(st, 0, "normal")
         assert again is not None and again.kind != "propose_trade"
         st.version += 1
+
+
+
+@pytest.mark.parametrize("edition", ["turismundo", "monopolio"])
+def test_worst_rent_is_the_same_remembered_or_worked_out_afresh(edition: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python sources remember the last board's top rents, the compiled build works them out each time
+    (`view.NATIVE`; compiled, the flag is fixed at the build and ignored here): after every action of a game,
+    for every seat, both give the same worst rent."""
+    st, _ = new_game(edition, ["A", "B", "C", "D"], seed=5, settings=Settings(max_turns=300), computers=["normal"] * 4)
+    t = table(edition)
+    driver = Driver()
+    boards = 0
+    while (action := driver.next_action(st)) is not None:
+        apply_inplace(st, action)
+        for seat in range(4):
+            monkeypatch.setattr(view, "NATIVE", False)
+            remembered = view.worst_rent(st, t, seat)
+            monkeypatch.setattr(view, "NATIVE", True)
+            assert view.worst_rent(st, t, seat) == remembered
+        boards += 1
+    assert boards > 200
