@@ -34,6 +34,9 @@ from engine import State, to_json
 log = logging.getLogger(__name__)
 
 KEPT_BOARDS = 256  # the last boards by key: a few per open table
+# A worker with this many pictures still to draw is slow to answer: a click on a table it draws is deferred at
+# once rather than kept waiting for its board (see `bot.replies.ClickAnswer`).
+BUSY_BACKLOG = 6
 WORKER_NICENESS = 10
 
 
@@ -103,6 +106,10 @@ class Pictures:
         self._last[table] = key
         return png
 
+    def busy(self, table: int) -> bool:
+        """Whether the worker of `table` has a queue of pictures to draw before the next one."""
+        return bool(self._workers) and self._workers[table % len(self._workers)].backlog >= BUSY_BACKLOG
+
     def shows(self, table: int, key: bytes) -> bool:
         return self._last.get(table) == key
 
@@ -153,14 +160,19 @@ async def board_if_changed(state: State, lang: str, *, table: int, events: Itera
     return discord.File(io.BytesIO(data), filename="board.png")
 
 
+def busy(table: int) -> bool:
+    return PICTURES.busy(table)
+
+
 async def deed_file(edition: str, square: int, state: State | None, lang: str, *, table: int = 0) -> discord.File:
     data = await PICTURES.deed(edition, square, state, lang, table)
     return discord.File(io.BytesIO(data), filename="deed.png")
 
 
-async def warm_up(edition: str, lang: str) -> None:
-    """Draw the printed board once, so the first table of a game comes as fast as the others."""
-    await PICTURES.prepare(edition, lang)
+async def warm_up(edition: str, lang: str, *, table: int = 0) -> None:
+    """Draw the printed board once where `table`'s pictures are drawn, so its first table comes as fast as the
+    others (for a worker that warmed up as it started, a quick round trip once that warm-up is over)."""
+    await PICTURES.prepare(edition, lang, table)
 
 
 async def summary_file(store: Store, game_id: int, lang: str) -> discord.File | None:

@@ -347,7 +347,7 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
         deadline = time.time() + timeout if timeout and person_first else None
         await asyncio.to_thread(bot.store.start_game, row.id, state, events, deadline=deadline)
         lang = bot.table_lang(interaction)
-        await images.warm_up(state.edition, lang)
+        await images.warm_up(state.edition, lang, table=row.id)
         started = t(lang, "lobby.started")
         if (lobby_id := row.table_message_id) is not None:
             await game_thread.remember_lobby(bot, row, lobby_id)

@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 import discord
 
-from bot import ui
+from bot import images, ui
 from bot.client import bot_of
 from bot.i18n import lang_of, t
-from bot.replies import ClickAnswer, error_text, refuse, say
+from bot.replies import ANSWER_WITHIN, ClickAnswer, error_text, refuse, say
 from bot.session import Session
 from bot.views import cash, seat_label
 from engine import Action
@@ -81,7 +81,8 @@ async def perform(interaction: discord.Interaction, session: Session, make: Acti
     if interaction.response.is_done():
         pass
     elif is_component and not edit_source and interaction.message is not None:
-        answer = ClickAnswer(interaction)
+        # With the table's pictures queuing up, its board would come late: the click is deferred at once.
+        answer = ClickAnswer(interaction, within=0.0 if images.busy(session.gid) else ANSWER_WITHIN)
     elif is_component:
         await interaction.response.defer()
     else:

@@ -143,6 +143,11 @@ class Worker:
             if not future.done():
                 future.set_exception(WorkerStopped(f"{self.name} stopped"))
 
+    @property
+    def backlog(self) -> int:
+        """Calls asked and not answered yet."""
+        return len(self._waiting)
+
     async def call(self, func: Callable[..., Any], *args: Any) -> Any:
         """`func(*args)` in the worker (both must pickle); its answer or its exception."""
         writer = await self._connect()

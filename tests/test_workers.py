@@ -42,3 +42,33 @@ async def test_a_killed_worker_fails_its_calls_and_the_next_call_starts_another(
         assert worker.starts == 2
     finally:
         worker.stop()
+
+
+async def test_a_game_start_warms_up_the_worker_of_its_own_table() -> None:
+    from bot.images import Pictures
+
+    calls: list[tuple[int, str]] = []
+
+    class Recorded(Pictures):
+        async def _run(self, table, func, *args):  # type: ignore[no-untyped-def]
+            calls.append((table, func.__name__))
+
+    pool = Recorded(2)
+    pool._workers = [Worker("a"), Worker("b")]  # never started: only where a call goes is looked at
+    await pool.prepare("turismundo", "es", table=7)
+    assert calls == [(7, "prepare")]
+
+
+def test_a_table_is_busy_when_its_worker_has_a_queue_of_pictures() -> None:
+    from bot.images import BUSY_BACKLOG, Pictures
+
+    class Queue:
+        def __init__(self, backlog: int) -> None:
+            self.backlog = backlog
+
+    pool = Pictures(2)
+    assert not pool.busy(1)  # pictures drawn in a thread: nothing queues in a worker
+    pool._workers = [Queue(0), Queue(BUSY_BACKLOG)]  # type: ignore[list-item]
+    assert not pool.busy(4) and pool.busy(5)
+    pool._workers[1].backlog -= 1  # type: ignore[attr-defined]
+    assert not pool.busy(5)
