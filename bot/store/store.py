@@ -448,11 +448,11 @@ class Store:
 
     def shown(self, game_id: int, messages: Sequence[MessageRow], *, now: float | None = None) -> None:
         """`posted` for several messages of a game, in one transaction."""
+        ts = self._now(now)
         with self.backend.write() as tx:
             self._status_of(tx, game_id)
             for m in messages:
-                self._record_message(tx, game_id, m.kind, m.channel_id, m.message_id, m.version, None, None,
-                                     self._now(now))
+                self._record_message(tx, game_id, m.kind, m.channel_id, m.message_id, m.version, None, None, ts)
 
     def _record_message(self, tx: Tx, game_id: int, kind: str, channel_id: int, message_id: int | None,
                         version: int, digest: str | None, board: str | None, ts: float) -> None:
