@@ -5,16 +5,20 @@
 Starts `python -m bot` (production settings: pictures in worker processes, computer seats thinking 1.5 s,
 SQLite) through the fake's launcher, opens N tables in N channels (two people and one computer seat each)
 and lets the people act as fast as the bot answers: each person clicks as soon as the table shows that the
-game waits for them. The bot runs on the last core, the fake Discord and the people (this process) on the
-others, and a picture worker on every core at its lower priority (`--bot-cpus`, `--load-cpus`,
-`--workers-cpus`, `--no-pin`). Each case runs `--runs` times; the
-figures printed are the medians, one JSON line per N:
+game waits for them. First every table clicks at the same instant, once: the worst burst the bot can get
+(`herd_`). Then each table pauses for a moment of its own, spread over `--stagger` seconds (people do not
+click in step across channels), and plays on; the steady state's figures count the clicks sent from the
+end of that spread on, for `--seconds`. The bot runs on the last core, the fake Discord and the people (this
+process) on the others, and a picture worker on every core at its lower priority (`--bot-cpus`,
+`--load-cpus`, `--workers-cpus`, `--no-pin`). Each case runs `--runs` times; the figures printed are the
+medians, one JSON line per N:
 
     interactions_per_s, ack_ms {p50, p95, p99, max}, board_ms {p50, p95, p99} (click -> the first message
-    carrying a board after it), boards, board_uploads_per_interaction (pictures of the board sent, the computer
-    seats' moves included), late_acks_over_1s, lost_clicks, fake_errors, CPU ms per interaction of
-    the bot with its workers (cpu_), the bot process (bot_), its event loop thread alone (bot_loop_), its
-    picture processes (workers_) and of the load generator (load_), bot_peak_rss_mb, workers_peak_rss_mb
+    carrying a board after it), boards, board_uploads_per_interaction (pictures of the board sent, the
+    computer seats' moves included), herd_ack_ms and herd_board_ms {p50, max}, late_acks_over_1s (the
+    burst's included), lost_clicks, fake_errors, CPU ms per interaction of the bot with its workers (cpu_),
+    the bot process (bot_), its event loop thread alone (bot_loop_), its picture processes (workers_) and of
+    the load generator (load_), bot_peak_rss_mb, workers_peak_rss_mb
 
 and, with --restart, one line for a bot started on a database of that many open games: the time from the
 process start to the gateway connection (discord.py's own part), to the last click sent (the benchmark's own
@@ -27,9 +31,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -144,8 +150,42 @@ class Table:
         user_id = next(s.user_id for s in row.seats if s.seat == seat)
         return self.fake.state.users[user_id]
 
-    async def play(self, until: float, out: dict[str, list[float]]) -> None:
-        pending: float | None = None  # the last click still waiting for its board
+    async def _click(self, found: tuple[State, int, str, FakeMessage], out: dict[str, list[float]],
+                     counted: bool) -> float | None:
+        """Click what `found` offers; when the click was sent (None if it was not answered)."""
+        st, seat, verb, message = found
+        cid = self._cid(message, verb)
+        assert cid is not None
+        start = time.perf_counter()
+        reply = await self.fake.click(self._user(seat), message, cid)
+        self.clicked = st.version
+        try:
+            await reply.wait(10)
+        except (TimeoutError, AssertionError):
+            out["lost"].append(1)
+            return None
+        out["all_acks"].append(time.perf_counter() - start)
+        if counted:
+            out["ack"].append(time.perf_counter() - start)
+        return start
+
+    async def herd(self, together: asyncio.Barrier, out: dict[str, list[float]]) -> None:
+        """One click at the same instant as every other table's, and the time to its board."""
+        found = await self.watch.until(self.channel.id, self._waiting, time.perf_counter() + 30)
+        assert found is not None, "a table never waited for its people"
+        await together.wait()
+        start = await self._click(found, out, counted=False)
+        if start is None:
+            return
+        seen = await self.watch.until(self.channel.id, lambda: self.watch.upload_after(self.channel.id, start),
+                                      time.perf_counter() + 30)
+        if seen is not None:
+            out["herd_board"].append(seen - start)
+            out["herd_ack"].append(out["all_acks"][-1])
+
+    async def play(self, counted_from: float, until: float, out: dict[str, list[float]]) -> None:
+        """Click as soon as the table waits for a person, until `until`; clicks sent from `counted_from` on count."""
+        pending: float | None = None  # the last counted click still waiting for its board
         while True:
             found = await self.watch.until(self.channel.id, self._waiting, until)
             if pending is not None:
@@ -155,25 +195,23 @@ class Table:
                 pending = None
             if found is None:
                 return
-            st, seat, verb, message = found
-            cid = self._cid(message, verb)
-            if cid is None:
+            if self._cid(found[3], found[2]) is None:
                 await asyncio.sleep(0.01)
                 continue
-            start = time.perf_counter()
-            reply = await self.fake.click(self._user(seat), message, cid)
-            self.clicked = st.version
-            try:
-                await reply.wait(10)
-            except (TimeoutError, AssertionError):
-                out["lost"].append(1)
-                continue
-            out["ack"].append(time.perf_counter() - start)
-            pending = start
+            counted = time.perf_counter() >= counted_from
+            start = await self._click(found, out, counted)
+            if counted:
+                pending = start
 
 
 # -- the cases ----------------------------------------------------------------------------------------------
-async def load_case(games: int, seconds: float, tmp: Path, cores: Cores, profile: Path | None) -> dict[str, Any]:
+async def _after(delay: float, then: Awaitable[None]) -> None:
+    await asyncio.sleep(delay)
+    await then
+
+
+async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores: Cores,
+                    profile: Path | None) -> dict[str, Any]:
     async with FakeDiscord() as fake:
         guild = fake.add_guild("Bench", channels=tuple(f"mesa-{k}" for k in range(games)))
         people = [[fake.add_user(f"p{k}a", guild), fake.add_user(f"p{k}b", guild)] for k in range(games)]
@@ -187,13 +225,25 @@ async def load_case(games: int, seconds: float, tmp: Path, cores: Cores, profile
             tables = [Table(fake, store, watch, guild.channel(f"mesa-{k}"), people[k]) for k in range(games)]
             await asyncio.gather(*(t.open() for t in tables))
             await workers_idle(process.pid)  # the picture workers finish warming up before the clock starts
-            out: dict[str, list[float]] = {"ack": [], "board": [], "lost": []}
+            out: dict[str, list[float]] = {k: [] for k in ("ack", "all_acks", "board", "herd_ack", "herd_board",
+                                                            "lost")}
+            # Every table clicks at the same instant once: the worst burst the bot can get.
+            together = asyncio.Barrier(games)
+            await asyncio.gather(*(t.herd(together, out) for t in tables))
+            # Then each table goes on after a pause of its own (players do not click in step across channels),
+            # and the clock starts once every table is under way.
+            pauses = random.Random(games)
+            counted_from = time.perf_counter() + stagger
+            until = counted_from + seconds
+            playing = [asyncio.create_task(_after(pauses.uniform(0, stagger), t.play(counted_from, until, out)))
+                       for t in tables]
+            await asyncio.sleep(max(0.0, counted_from - time.perf_counter()))
             spy = py_spy(process.pid, seconds, profile / f"games-{games}.txt", cores) if profile else None
             before = Usage.of(process.pid)
             threads_before, load_before = thread_cpu_seconds(process.pid), own_cpu_seconds()
             uploads_before = watch.uploads()
             start = time.perf_counter()
-            await asyncio.gather(*(t.play(start + seconds, out) for t in tables))
+            await asyncio.gather(*playing)
             elapsed = time.perf_counter() - start
             after = Usage.of(process.pid)
             threads_after, load_after = thread_cpu_seconds(process.pid), own_cpu_seconds()
@@ -215,7 +265,9 @@ async def load_case(games: int, seconds: float, tmp: Path, cores: Cores, profile
             "board_ms": {q: percentile(out["board"], v) for q, v in (("p50", .5), ("p95", .95), ("p99", .99))},
             "boards": len(out["board"]),
             "board_uploads_per_interaction": round(uploads / clicks, 2),
-            "late_acks_over_1s": sum(1 for a in out["ack"] if a > 1.0),
+            "herd_ack_ms": {"p50": percentile(out["herd_ack"], .5), "max": percentile(out["herd_ack"], 1)},
+            "herd_board_ms": {"p50": percentile(out["herd_board"], .5), "max": percentile(out["herd_board"], 1)},
+            "late_acks_over_1s": sum(1 for a in out["all_acks"] if a > 1.0),
             "lost_clicks": len(out["lost"]),
             "fake_errors": len(fake.errors),
             "cpu_ms_per_interaction": round(bot_ms + workers_ms, 2),
@@ -288,7 +340,7 @@ async def main_async(args: argparse.Namespace) -> None:
             runs = []
             for run in range(args.runs):
                 profile = args.profile if args.profile and run == 0 else None
-                runs.append(await load_case(games, args.seconds, tmp, cores, profile))
+                runs.append(await load_case(games, args.seconds, args.stagger, tmp, cores, profile))
                 print(f"# {json.dumps(runs[-1])}", file=sys.stderr, flush=True)
             print(json.dumps(median_of(runs)), flush=True)
         if args.restart:
@@ -303,6 +355,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=lambda s: [int(x) for x in s.split(",") if x], default=[1, 10, 50])
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--stagger", type=float, default=1.5,
+                        help="seconds over which the tables' pauses after the burst are spread (a computer turn's)")
     parser.add_argument("--runs", type=int, default=3, help="runs per case; each figure is their median")
     parser.add_argument("--restart", type=int, default=1000, help="open games for the restart case; 0: skip it")
     parser.add_argument("--bot-cpus", default="", help="cores of the bot and its workers, e.g. 1 (default: the last)")
