@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -124,6 +125,9 @@ class TuristaBot(discord.AutoShardedClient):
         if not self._resumed:
             self._resumed = True
             await self.sessions.resume_all()
+            # What start-up made (modules, catalogues, editions, the games resumed) lives as long as the
+            # process: out of the collector's way, every full collection does not walk it again.
+            gc.freeze()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):

@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from bot.config import Config, load_config, with_shards
@@ -86,6 +87,19 @@ async def serve(bot: TuristaBot, token: str) -> None:
     log.info("stopped")
 
 
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (Linux and macOS), asyncio's own otherwise or with
+    TURISTA_EVENT_LOOP=asyncio. Every click is mostly network and event-loop work: uvloop does that part
+    in C, at a fraction of the CPU."""
+    if os.environ.get("TURISTA_EVENT_LOOP", "").strip().lower() == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
 def database_problem(config: Config) -> str:
     """Why the database cannot serve the bot (one line: what is wrong, what to do), or "" when it can.
 
@@ -117,5 +131,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
         return 1
     from bot.app import build_bot  # discord.py is only imported when there is something to run
 
-    asyncio.run(serve(build_bot(config), config.token))
+    loop_factory = event_loop_factory()
+    log.info("event loop: %s", "uvloop" if loop_factory is not None else "asyncio")
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        runner.run(serve(build_bot(config), config.token))
     return 0

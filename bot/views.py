@@ -180,8 +180,14 @@ def turn_header(state: State, events: list[dict], lang: str) -> str:
     return t(lang, "table.header", turn=turn, seat=seat_label(state, seat))
 
 
-def _kinds_by_seat(state: State) -> dict[int, set[str]]:
-    return {s: legal_kinds(state, s) for s in range(len(state.seats)) if not state.seats[s].out}
+def _kinds_of_anyone(state: State, own: set[str]) -> set[str]:
+    """What some seat may do now, given `own`, what the seat to act may: the other seats are only asked about
+    the kinds not found yet."""
+    anyone = set(own)
+    for seat in range(len(state.seats)):
+        if seat != state.current:
+            anyone |= legal_kinds(state, seat, frozenset(anyone))
+    return anyone
 
 
 def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
@@ -189,13 +195,11 @@ def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
         return None
     v = state.version
     ed = edition_of(state)
-    legal = _kinds_by_seat(state)
-    kinds_anyone = set().union(*legal.values())
     first: list[discord.ui.Item] = []
     if state.debts:
         debtor = state.debts[0].debtor
         # A computer settles its own debts: nobody gets buttons for them.
-        mine = set() if state.seats[debtor].computer else legal.get(debtor, set())
+        mine = set() if state.seats[debtor].computer else legal_kinds(state, debtor)
         for kind in ("sell", "mortgage", "sell_title", "title_to_bank"):
             if kind in mine:
                 first.append(ui.button(game, v, "menu", t(lang, f"button.{kind}"), arg=kind, row=0))
@@ -209,9 +213,10 @@ def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
     if state.lift is not None:
         return ui.view(*_lift_buttons(game, state, lang),
                        ui.button(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
+    current = legal_kinds(state, state.current)
+    kinds_anyone = _kinds_of_anyone(state, current)
     # A computer's own decisions get no buttons: it plays them itself, at a human pace.
     if state.auction is None and not state.seats[state.current].computer:
-        current = legal.get(state.current, set())
         seat = state.seats[state.current]
         if "roll" in current:
             label = t(lang, "button.customs_roll") if state.phase == "customs" else t(lang, "button.roll")

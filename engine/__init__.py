@@ -30,9 +30,9 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     return _legal_actions(state, load(state.edition), seat)
 
 
-def legal_kinds(state: State, seat: int) -> set[str]:
-    """The kinds of action `seat` may send now (see `engine.legal.legal_kinds`)."""
-    return _legal_kinds(state, load(state.edition), seat)
+def legal_kinds(state: State, seat: int, skip: frozenset[str] = frozenset()) -> set[str]:
+    """The kinds of action `seat` may send now, but those in `skip` (see `engine.legal.legal_kinds`)."""
+    return _legal_kinds(state, load(state.edition), seat, skip)
 
 
 def edition_of(state: State) -> Edition:

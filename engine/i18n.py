@@ -117,7 +117,8 @@ def fill(lang: str, pattern: str, params: dict[str, object]) -> str:
         values[key] = value
         return key
 
-    if lang == "es":
+    # The two passes below only change patterns that hold what they look for; most hold neither.
+    if lang == "es" and ("a {" in pattern or "de {" in pattern):
         def contract(m: re.Match[str]) -> str:
             value = values.get(m[2])
             if isinstance(value, str) and value.startswith("el "):
@@ -130,7 +131,8 @@ def fill(lang: str, pattern: str, params: dict[str, object]) -> str:
         value = values.get(m[1])
         return m[0][:-1] if isinstance(value, str) and value.endswith(".") else m[0]
 
-    pattern = _STOP_AFTER.sub(one_stop, pattern)
+    if "}." in pattern:
+        pattern = _STOP_AFTER.sub(one_stop, pattern)
     return pattern.format(**values)
 
 

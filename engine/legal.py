@@ -403,16 +403,17 @@ def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
     return [a for a in _candidates(st, ed, seat) if refusal(st, ed, a) is None] + _open_ended(st, ed, seat)
 
 
-def legal_kinds(st: State, ed: Edition, seat: int) -> set[str]:
+def legal_kinds(st: State, ed: Edition, seat: int, skip: frozenset[str] = frozenset()) -> set[str]:
     """The kinds of `legal_actions(st, ed, seat)`, each found with its first accepted action: what a table's
-    buttons need, at a fraction of the cost of listing every title's every action."""
+    buttons need, at a fraction of the cost of listing every title's every action. Kinds in `skip` (known
+    to be open to another seat already, say) are neither looked for nor listed."""
     if st.phase == "over" or not 0 <= seat < len(st.seats) or st.seats[seat].out:
         return set()
     kinds: set[str] = set()
     for a in _candidates(st, ed, seat):
-        if a.kind not in kinds and refusal(st, ed, a) is None:
+        if a.kind not in kinds and a.kind not in skip and refusal(st, ed, a) is None:
             kinds.add(a.kind)
-    return kinds | {a.kind for a in _open_ended(st, ed, seat)}
+    return kinds | {a.kind for a in _open_ended(st, ed, seat) if a.kind not in skip}
 
 
 def _candidates(st: State, ed: Edition, seat: int) -> list[Action]:

@@ -395,3 +395,17 @@ async def test_an_action_that_edits_another_message_defers_the_click_at_its_end(
     assert click.response.deferrals == 1
     await asyncio.sleep(0)
     assert not answer.take(42)
+
+
+@pytest.mark.parametrize("edition", ["turismundo", "monopolio"])
+def test_the_table_menus_offer_what_any_seat_may_do(edition: str) -> None:
+    from bot.views import _kinds_of_anyone
+    from engine import apply_inplace, clone, legal_kinds
+    from render.sample import play, simple_choice
+
+    first, steps = play(edition, seed=5, turns=3_000, choose=simple_choice)
+    st = clone(first)
+    for action, _ in steps:
+        apply_inplace(st, action)
+        everyone = set().union(*(legal_kinds(st, seat) for seat in range(len(st.seats))))
+        assert _kinds_of_anyone(st, legal_kinds(st, st.current)) == everyone, st.version

@@ -1219,4 +1219,8 @@ def test_legal_kinds_are_the_kinds_of_the_legal_actions(edition: str) -> None:
     for action, _ in steps:
         apply_inplace(st, action)
         for seat in range(-1, len(st.seats) + 1):
-            assert legal_kinds(st, seat) == {a.kind for a in legal_actions(st, seat)}, (st.version, seat)
+            kinds = {a.kind for a in legal_actions(st, seat)}
+            assert legal_kinds(st, seat) == kinds, (st.version, seat)
+            # What a table asks of the other seats: only the kinds not found yet.
+            skip = frozenset(("build", "mortgage", "propose_trade", "roll")[: st.version % 5])
+            assert legal_kinds(st, seat, skip) == kinds - skip, (st.version, seat, skip)
