@@ -21,7 +21,7 @@ from bot.i18n import t
 from bot.store import GameRow, SeatRow
 from engine import State, edition_of
 from engine.i18n import text
-from engine.narrate import account, describe, square_name
+from engine.narrate import TOLD_FROM_STATE, account, describe, square_name
 from engine.state import Standing
 from render.style import SEAT_COLOURS
 
@@ -131,6 +131,33 @@ def _account_fields(embed: discord.Embed, lines: list[str], lang: str, budget: i
 
 
 # -- the table ----------------------------------------------------------------------------------------
+class Narration:
+    """The sentences of a game's events, each worked out once: a table is edited several times a turn and
+    retired at its end, and telling the whole turn again each time was most of an edit's text work. An
+    event kept here is kept alive, so its id cannot name another; `forget` at each new turn."""
+
+    def __init__(self) -> None:
+        self._told: dict[tuple[int, str], tuple[dict, str]] = {}
+
+    def lines(self, events: list[dict], state: State, lang: str) -> list[str]:
+        """What `account(events, state, lang)` says."""
+        out = []
+        for event in events:
+            kept = self._told.get((id(event), lang))
+            if kept is not None and kept[0] is event:
+                line = kept[1]
+            else:
+                line = describe(event, state, lang)
+                if event["code"] not in TOLD_FROM_STATE:
+                    self._told[id(event), lang] = (event, line)
+            if line:
+                out.append(line)
+        return out
+
+    def forget(self) -> None:
+        self._told.clear()
+
+
 def in_order(events: list[dict]) -> list[dict]:
     """`events` in the order a player lives them. The engine records an auction's price (paid, or owed as a
     debt when the winner cannot pay) before the win itself; the account tells the win first."""
@@ -173,14 +200,15 @@ def _acting_colour(state: State) -> discord.Colour:
 
 
 def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, live: bool, game: int = 0,
-          picture: bool = True) -> tuple[str | None, discord.Embed]:
+          picture: bool = True, narration: Narration | None = None) -> tuple[str | None, discord.Embed]:
     """The table message: (content, embed). The title names the turn and its player; the fields tell what
     happened in this turn, in order, and whose decision it is now; the board is the embed's picture
     (`attachment://board.png`, the attachment the message carries or keeps). The content is the mention of
     the person to act, alone, so that it pings; None when nobody is."""
     header = views.turn_header(state, events, lang)
     shown = [e for e in in_order(events) if e["code"] != "turn_started"]
-    lines = [f"• {line}" for line in account(shown, state, lang) if line]
+    told = narration.lines(shown, state, lang) if narration is not None else account(shown, state, lang)
+    lines = [f"• {line}" for line in told]
     embed = _embed(header, _acting_colour(state) if live or state.phase == "over" else GREY)
     prompt = views.prompt(state, seats, lang) if live else ""
     # The account may take what the title, the prompt and the footer leave of the 6,000.

@@ -94,6 +94,7 @@ class Publisher:
     def __init__(self, session: Owner) -> None:
         self.session = session
         self.turn_events: list[dict] = []  # what happened in the turn the table shows
+        self.narration = embeds.Narration()  # the sentences of `turn_events`
         self.messages: dict[str, MessageRow] = {k: m for k, m in session.row.messages.items() if k in TRACKED}
         self._answer: ClickAnswer | None = None  # the click being answered by the edit of its message
         # Edits made since the store last heard of them: recorded with the next action (or at shutdown), not
@@ -154,6 +155,7 @@ class Publisher:
                 await self._retrying(lambda e=embed, k=key: self.channel.send(  # type: ignore[misc]
                     embed=e, nonce=k, allowed_mentions=ui.NO_MENTIONS), "post a finished turn")
             self.turn_events = turns[-1]
+            self.narration.forget()
             await self.post_table()
             self.session.show_progress(st)
         else:
@@ -175,7 +177,7 @@ class Publisher:
         st = session.state
         assert st is not None
         content, embed = embeds.table(st, session.seats, self.turn_events, self.lang, live=st.phase != "over",
-                                      game=self.gid)
+                                      game=self.gid, narration=self.narration)
         view = views.table_view(self.gid, st, self.lang)
         file = await images.board_file(st, self.lang, **self._picture_extras())
         kwargs: dict[str, Any] = {"embed": embed, "file": file, "allowed_mentions": self._mentions()}
@@ -195,7 +197,8 @@ class Publisher:
     async def _table_edit(self, *, live: bool) -> dict[str, Any]:
         st = self.session.state
         assert st is not None
-        content, embed = embeds.table(st, self.session.seats, self.turn_events, self.lang, live=live, game=self.gid)
+        content, embed = embeds.table(st, self.session.seats, self.turn_events, self.lang, live=live, game=self.gid,
+                                      narration=self.narration)
         view = views.table_view(self.gid, st, self.lang) if live else None
         # The embed names `board.png`: the new picture below, or the one the message keeps.
         kwargs: dict[str, Any] = {"content": content, "embed": embed, "view": view,

@@ -129,6 +129,11 @@ def describe(event: dict, st: State, lang: str = "es") -> str:
     return sentence(text(lang, f"event.{code}", variant=ed_id, **p))
 
 
+# The events whose sentence reads the state beyond names and the board (where a seat stands, who owns a
+# square): told again from the state at hand each time, never kept.
+TOLD_FROM_STATE = frozenset({"left_rest", "resting", "no_rent_in_jail"})
+
+
 def account(events: list[dict], st: State, lang: str = "es") -> list[str]:
     """The sentences of a list of events, skipping the silent ones."""
     return [line for line in (describe(e, st, lang) for e in events) if line]

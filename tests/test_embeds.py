@@ -175,3 +175,26 @@ def test_cutting_keeps_the_newest_lines_and_marks_the_cut() -> None:
     assert all(len(value) <= embeds.FIELD_VALUE_MAX for value in packed) and "\n".join(packed) == "\n".join(kept)
     assert embeds.cut("a" * 300, 256) == "a" * 255 + "…"
     assert embeds.plain("🔨 **Subasta: *España***") == "🔨 Subasta: España"
+
+
+def test_a_narration_tells_a_turn_as_the_account_does_each_event_worked_out_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    st, events = new_game("turismundo", ["Ana", "Beto", "Carla"], 5, computers=["normal"] * 3)
+    narration = embeds.Narration()
+    told: list[str] = []
+    real = embeds.describe
+    monkeypatch.setattr(embeds, "describe", lambda e, s, lang: told.append(e["code"]) or real(e, s, lang))
+    driver = Driver()
+    while st.turn < 30:
+        st, more = apply(st, driver.next_action(st))  # type: ignore[arg-type]
+        events += more
+        for lang in ("es", "en"):  # a table edited after each action, in either language
+            assert narration.lines(events, st, lang) == account(events, st, lang)
+            assert embeds.table(st, SEATS * 2, events, lang, live=True, narration=narration)[1].to_dict() == \
+                embeds.table(st, SEATS * 2, events, lang, live=True)[1].to_dict()
+    # Once per language for each event, however many times the turn was told; again each time only for those
+    # told from the state (where a seat stands, who owns a square).
+    again = [code for code in told if code in embeds.TOLD_FROM_STATE]
+    assert len(told) - len(again) == 2 * len([e for e in events if e["code"] not in embeds.TOLD_FROM_STATE])
+    narration.forget()
+    assert narration.lines(events[:1], st, "es") == account(events[:1], st, "es")
