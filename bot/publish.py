@@ -24,6 +24,7 @@ from typing import Any, Protocol, TypeVar
 
 import aiohttp
 import discord
+from discord.http import HTTPClient, handle_message_parameters
 
 from bot import embeds, images, ui, views
 from bot.config import Config
@@ -63,6 +64,8 @@ def nonce(game: int, kind: str, version: int, replaces: int | None) -> str:
 class _Host(Protocol):
     config: Config
     store: Store
+    http: HTTPClient
+    allowed_mentions: discord.AllowedMentions | None
 
     def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
                                 type: discord.ChannelType | None = None) -> discord.PartialMessageable: ...
@@ -152,8 +155,9 @@ class Publisher:
                 _, embed = embeds.table(st, self.session.seats, finished, self.lang, live=False, game=self.gid,
                                         picture=False)
                 key = nonce(self.gid, f"turn{number}", st.version, None)
-                await self._retrying(lambda e=embed, k=key: self.channel.send(  # type: ignore[misc]
-                    embed=e, nonce=k, allowed_mentions=ui.NO_MENTIONS), "post a finished turn")
+                await self._retrying(lambda e=embed, k=key: self._send(  # type: ignore[misc]
+                    self.channel.id, {"embed": e, "nonce": k, "allowed_mentions": ui.NO_MENTIONS}),
+                    "post a finished turn")
             self.turn_events = turns[-1]
             self.narration.forget()
             await self.post_table()
@@ -363,10 +367,10 @@ class Publisher:
         self.unrecorded.pop(kind, None)
         await self._save(store.intend_post, self.gid, kind, channel.id, version)
         key = nonce(self.gid, kind, version, replaces)
-        message = await self._retrying(lambda: channel.send(content, nonce=key, **kwargs), f"post the {kind}",
-                                       files=self._files(kwargs))
-        self.messages[kind] = MessageRow(kind, channel.id, message.id, version)
-        await self._save(store.posted, self.gid, kind, channel.id, message.id, version)
+        message_id = await self._retrying(lambda: self._send(channel.id, {"content": content, "nonce": key, **kwargs}),
+                                          f"post the {kind}", files=self._files(kwargs))
+        self.messages[kind] = MessageRow(kind, channel.id, message_id, version)
+        await self._save(store.posted, self.gid, kind, channel.id, message_id, version)
         if version != st.version:
             await self._edit(kind, await edit())
 
@@ -376,12 +380,11 @@ class Publisher:
         st = self.session.state
         assert st is not None
         row = self.messages[kind]
-        assert row.message_id is not None
-        partial = self.session.bot.get_partial_messageable(row.channel_id, guild_id=self.session.row.guild_id)
-        message = partial.get_partial_message(row.message_id)
+        message_id = row.message_id
+        assert message_id is not None
         try:
-            if not await self._answered_with(row.message_id, kwargs):
-                await self._retrying(lambda: message.edit(**kwargs), f"edit the {kind}",
+            if not await self._answered_with(message_id, kwargs):
+                await self._retrying(lambda: self._send_edit(row.channel_id, message_id, kwargs), f"edit the {kind}",
                                      files=self._files(kwargs, "attachments"))
         except (discord.NotFound, discord.Forbidden) as error:
             why = "it was deleted" if isinstance(error, discord.NotFound) else "Discord refuses the edit"
@@ -437,6 +440,23 @@ class Publisher:
                 with contextlib.suppress(discord.HTTPException):
                     await self.session.bot.get_partial_messageable(row.channel_id).get_partial_message(
                         row.message_id).edit(view=None)
+
+    # discord.py's `send` and `edit` build a whole `Message` from Discord's answer, which nothing here reads (a
+    # post's id aside): the publisher's posts and edits go through its HTTP client, with the parameters those
+    # methods would send (the client's default mentions merged in, as they do).
+    async def _send(self, channel_id: int, fields: dict[str, Any]) -> int:
+        """Post a message with `fields` (content, embed, file, view, nonce, allowed_mentions); its id."""
+        bot = self.session.bot
+        with handle_message_parameters(previous_allowed_mentions=bot.allowed_mentions, **fields) as params:
+            data = await bot.http.send_message(channel_id, params=params)
+        return int(data["id"])
+
+    async def _send_edit(self, channel_id: int, message_id: int, fields: dict[str, Any]) -> None:
+        """Edit a message with `fields` (content, embed, attachments, view, allowed_mentions)."""
+        bot = self.session.bot
+        previous = bot.allowed_mentions if "content" in fields else None
+        with handle_message_parameters(previous_allowed_mentions=previous, **fields) as params:
+            await bot.http.edit_message(channel_id, message_id, params=params)
 
     @staticmethod
     def _files(kwargs: dict[str, Any], key: str = "file") -> list[discord.File]:

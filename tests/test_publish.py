@@ -4,6 +4,7 @@ nonce, and what it records (the end-to-end and fault suites show the same throug
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,14 +34,17 @@ def http_error(status: int) -> discord.HTTPException:
     return kind(Response(status), {"message": "injected", "code": 0})  # type: ignore[arg-type]
 
 
-@dataclass
-class Sent:
-    id: int
+def payload_of(params: Any) -> dict[str, Any]:
+    """The JSON of a request: the body, or the multipart's `payload_json` when files go with it."""
+    if params.payload is not None:
+        return params.payload
+    return json.loads(next(part["value"] for part in params.multipart if part["name"] == "payload_json"))
 
 
 @dataclass
 class Channel:
-    """Records posts and edits; `failures` are raised, first to last, by the next requests."""
+    """Records the payloads of posts and edits (what discord.py's HTTP client is asked to send); `failures` are
+    raised, first to last, by the next requests."""
 
     id: int = CHANNEL
     posts: list[dict[str, Any]] = field(default_factory=list)
@@ -49,28 +53,25 @@ class Channel:
     by_nonce: dict[str, int] = field(default_factory=dict)
     next_id: int = 1000
 
-    async def send(self, content: str | None = None, **kwargs: Any) -> Sent:
+    async def send_message(self, channel_id: int, *, params: Any) -> dict[str, Any]:
+        assert channel_id == self.id
         if self.failures:
             raise self.failures.pop(0)
-        self.posts.append({"content": content, **kwargs})
-        key = kwargs.get("nonce")
+        self.posts.append(payload_of(params))
+        key = self.posts[-1].get("nonce")
         if key in self.by_nonce:  # Discord's enforce_nonce: the message that nonce made
-            return Sent(self.by_nonce[key])
+            return {"id": str(self.by_nonce[key])}
         self.next_id += 1
         if key:
             self.by_nonce[key] = self.next_id
-        return Sent(self.next_id)
+        return {"id": str(self.next_id)}
 
-    def get_partial_message(self, message_id: int) -> Any:
-        channel = self
-
-        class Partial:
-            async def edit(self, **kwargs: Any) -> None:
-                if channel.failures:
-                    raise channel.failures.pop(0)
-                channel.edits.append((message_id, kwargs))
-
-        return Partial()
+    async def edit_message(self, channel_id: int, message_id: int, *, params: Any) -> dict[str, Any]:
+        assert channel_id == self.id
+        if self.failures:
+            raise self.failures.pop(0)
+        self.edits.append((message_id, payload_of(params)))
+        return {"id": str(message_id)}
 
 
 @dataclass
@@ -84,6 +85,11 @@ class Host:
     store: Store
     channel: Channel
     config: Config = field(default_factory=Config)
+    allowed_mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
+
+    @property
+    def http(self) -> Channel:
+        return self.channel
 
     def get_partial_messageable(self, id: int, **_: Any) -> Channel:
         return self.channel
@@ -175,7 +181,7 @@ async def test_a_start_leaves_up_to_date_messages_alone_and_edits_outdated_ones(
     assert host.channel.posts == [] and host.channel.edits == []
     host.store.posted(owner.gid, "table", CHANNEL, 77, version - 1)
     await Publisher(owner_of(host, owner.gid)).restore()  # type: ignore[arg-type]
-    assert [m for m, _ in host.channel.edits] == [77] and host.channel.edits[0][1]["view"] is not None
+    assert [m for m, _ in host.channel.edits] == [77] and host.channel.edits[0][1]["components"]
     assert host.store.messages(owner.gid)["table"].version == version
 
 
@@ -210,5 +216,5 @@ async def test_a_decision_that_is_over_loses_its_buttons_and_its_record(host: Ho
     host.store.posted(owner.gid, "auction", CHANNEL, 88, owner.state.version)
     host.store.posted(owner.gid, "table", CHANNEL, 77, owner.state.version)
     await Publisher(owner_of(host, owner.gid)).restore()  # type: ignore[arg-type]
-    assert host.channel.edits == [(88, {"view": None})]
+    assert [(m, e["components"], "embeds" in e) for m, e in host.channel.edits] == [(88, [], False)]
     assert set(host.store.messages(owner.gid)) == {"table"}
