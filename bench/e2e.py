@@ -18,7 +18,9 @@ medians, one JSON line per N:
     computer seats' moves included), herd_ack_ms and herd_board_ms {p50, max}, late_acks_over_1s (the
     burst's included), lost_clicks, fake_errors, CPU ms per interaction of the bot with its workers (cpu_),
     the bot process (bot_), its event loop thread alone (bot_loop_), its picture processes (workers_) and of
-    the load generator (load_), bot_peak_rss_mb, workers_peak_rss_mb
+    the load generator (load_), bot_peak_rss_mb, workers_peak_rss_mb, and reference_ms: the CPU time of a
+    fixed loop of pure Python on the bot's core, before and after the run (`bench.harness.REFERENCE_LOOP`), to
+    tell a slower bot from a slower machine
 
 and, with --restart, one line for a bot started on a database of that many open games: the time from the
 process start to the gateway connection (discord.py's own part), to the last click sent (the benchmark's own
@@ -54,6 +56,7 @@ from bench.harness import (  # noqa: E402
     own_cpu_seconds,
     percentile,
     py_spy,
+    reference_ms,
     stop_bot,
     thread_cpu_seconds,
     workers_idle,
@@ -216,6 +219,7 @@ async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores
         guild = fake.add_guild("Bench", channels=tuple(f"mesa-{k}" for k in range(games)))
         people = [[fake.add_user(f"p{k}a", guild), fake.add_user(f"p{k}b", guild)] for k in range(games)]
         db = tmp / f"load-{games}-{time.monotonic_ns()}.db"
+        reference_before = reference_ms(cores.bot)
         process = await launch_bot(fake, bot_environment(db, cores.bot_settings()), tmp / f"load-{games}.log", cores)
         try:
             await fake.wait_for(lambda: fake.connected and fake.state.command_syncs > 0, 60, "the bot")
@@ -253,6 +257,7 @@ async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores
             store.close()
         finally:
             await stop_bot(process)
+        reference = (reference_before + reference_ms(cores.bot)) / 2
         clicks = max(1, len(out["ack"]))
         bot_ms = 1000 * (after.bot_cpu_s - before.bot_cpu_s) / clicks
         workers_ms = 1000 * (after.workers_cpu_s - before.workers_cpu_s) / clicks
@@ -277,6 +282,7 @@ async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores
             "load_cpu_ms_per_interaction": round(1000 * (load_after - load_before) / clicks, 2),
             "bot_peak_rss_mb": round(after.bot_peak_mb, 1),
             "workers_peak_rss_mb": round(after.workers_peak_mb, 1),
+            "reference_ms": round(reference, 1),
         }
 
 

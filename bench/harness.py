@@ -165,6 +165,32 @@ def thread_cpu_seconds(pid: int) -> tuple[float, float]:
     return main, other
 
 
+# A fixed piece of pure Python; its CPU time says how fast this machine runs Python at the moment. On a shared
+# host that drifts by half within minutes, and every figure in CPU time drifts with it.
+REFERENCE_LOOP = """
+import time
+best = 1e9
+for _ in range(5):
+    start, total = time.process_time(), 0
+    for i in range(1_000_000):
+        total += i * i
+    best = min(best, time.process_time() - start)
+print(best)
+"""
+
+
+def reference_ms(cpus: frozenset[int] = frozenset()) -> float:
+    """The CPU milliseconds of `REFERENCE_LOOP` (the best of five) in a fresh process on `cpus`."""
+
+    def pin() -> None:
+        if cpus:
+            os.sched_setaffinity(0, set(cpus))
+
+    out = subprocess.run([sys.executable, "-c", REFERENCE_LOOP], capture_output=True, text=True, check=True,
+                         preexec_fn=pin)
+    return round(1000 * float(out.stdout), 1)
+
+
 def own_cpu_seconds() -> float:
     """CPU seconds so far of this process (the fake Discord and the simulated people)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)

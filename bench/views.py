@@ -7,7 +7,8 @@ every seat (the kinds of action each may send): listed through `engine.legal_act
 action) or found through `engine.legal_kinds` (one accepted action per kind); each the median of `--runs`
 passes over the positions of three games, one per edition. The two ways are timed pass by pass in turn, and
 `legal_kinds_share` is the ratio of their medians: on a shared machine the absolute times move with its load,
-the ratio much less.
+the ratio much less. `kinds_as_the_table_asks` is what `table_view` does: the seat to act in full, the other
+seats only about the kinds nobody was found to have yet.
 """
 
 from __future__ import annotations
@@ -65,14 +66,20 @@ def main() -> None:
     def kinds(st: State) -> object:
         return {s: legal_kinds(st, s) for s in range(len(st.seats))}
 
-    table, listed, found = per_position_ms(
-        states, [lambda st: views.table_view(1, st, "es"), every_action, kinds], args.runs)
+    def as_the_table_asks(st: State) -> object:
+        # The seat to act in full; the others only about the kinds not found yet.
+        return views._kinds_of_anyone(st, legal_kinds(st, st.current))
+
+    table, listed, found, asked = per_position_ms(
+        states, [lambda st: views.table_view(1, st, "es"), every_action, kinds, as_the_table_asks], args.runs)
     print(json.dumps({
         "positions": len(states),
         "table_view_ms": round(table, 4),
         "kinds_through_legal_actions_ms": round(listed, 4),
         "kinds_through_legal_kinds_ms": round(found, 4),
         "legal_kinds_share": round(found / listed, 2),
+        "kinds_as_the_table_asks_ms": round(asked, 4),
+        "as_the_table_asks_share": round(asked / listed, 2),
     }))
 
 
