@@ -409,3 +409,17 @@ def test_the_table_menus_offer_what_any_seat_may_do(edition: str) -> None:
         apply_inplace(st, action)
         everyone = set().union(*(legal_kinds(st, seat) for seat in range(len(st.seats))))
         assert _kinds_of_anyone(st, legal_kinds(st, st.current)) == everyone, st.version
+
+
+def test_the_bot_runs_on_uvloop_unless_told_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvloop
+
+    from bot.run import event_loop_factory
+
+    monkeypatch.delenv("TURISTA_EVENT_LOOP", raising=False)
+    assert event_loop_factory() is uvloop.new_event_loop
+    monkeypatch.setenv("TURISTA_EVENT_LOOP", "asyncio")
+    assert event_loop_factory() is None
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # where it cannot be installed
+    monkeypatch.delenv("TURISTA_EVENT_LOOP")
+    assert event_loop_factory() is None
