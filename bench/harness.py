@@ -169,13 +169,14 @@ def thread_cpu_seconds(pid: int) -> tuple[float, float]:
 # host that drifts by half within minutes, and every figure in CPU time drifts with it.
 REFERENCE_LOOP = """
 import time
-best = 1e9
-for _ in range(5):
+
+def once():
     start, total = time.process_time(), 0
     for i in range(1_000_000):
         total += i * i
-    best = min(best, time.process_time() - start)
-print(best)
+    return time.process_time() - start
+
+print(min(once() for _ in range(5)))
 """
 
 
