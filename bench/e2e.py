@@ -153,9 +153,10 @@ class Table:
         user_id = next(s.user_id for s in row.seats if s.seat == seat)
         return self.fake.state.users[user_id]
 
-    async def _click(self, found: tuple[State, int, str, FakeMessage], out: dict[str, list[float]],
-                     counted: bool) -> float | None:
-        """Click what `found` offers; when the click was sent (None if it was not answered)."""
+    async def _click(self, found: tuple[State, int, str, FakeMessage],
+                     out: dict[str, list[float]]) -> tuple[float, float] | None:
+        """Click what `found` offers: when the click was sent and how long its acknowledgement took (None if it
+        was not answered)."""
         st, seat, verb, message = found
         cid = self._cid(message, verb)
         assert cid is not None
@@ -167,24 +168,24 @@ class Table:
         except (TimeoutError, AssertionError):
             out["lost"].append(1)
             return None
-        out["all_acks"].append(time.perf_counter() - start)
-        if counted:
-            out["ack"].append(time.perf_counter() - start)
-        return start
+        ack = time.perf_counter() - start
+        out["all_acks"].append(ack)
+        return start, ack
 
     async def herd(self, together: asyncio.Barrier, out: dict[str, list[float]]) -> None:
         """One click at the same instant as every other table's, and the time to its board."""
         found = await self.watch.until(self.channel.id, self._waiting, time.perf_counter() + 30)
         assert found is not None, "a table never waited for its people"
         await together.wait()
-        start = await self._click(found, out, counted=False)
-        if start is None:
+        clicked = await self._click(found, out)
+        if clicked is None:
             return
+        start, ack = clicked
         seen = await self.watch.until(self.channel.id, lambda: self.watch.upload_after(self.channel.id, start),
                                       time.perf_counter() + 30)
         if seen is not None:
             out["herd_board"].append(seen - start)
-            out["herd_ack"].append(out["all_acks"][-1])
+            out["herd_ack"].append(ack)
 
     async def play(self, counted_from: float, until: float, out: dict[str, list[float]]) -> None:
         """Click as soon as the table waits for a person, until `until`; clicks sent from `counted_from` on count."""
@@ -202,9 +203,10 @@ class Table:
                 await asyncio.sleep(0.01)
                 continue
             counted = time.perf_counter() >= counted_from
-            start = await self._click(found, out, counted)
-            if counted:
-                pending = start
+            clicked = await self._click(found, out)
+            if clicked is not None and counted:
+                pending = clicked[0]
+                out["ack"].append(clicked[1])
 
 
 # -- the cases ----------------------------------------------------------------------------------------------
