@@ -67,9 +67,6 @@ class _Host(Protocol):
     http: HTTPClient
     allowed_mentions: discord.AllowedMentions | None
 
-    def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
-                                type: discord.ChannelType | None = None) -> discord.PartialMessageable: ...
-
 
 class Owner(Protocol):
     """What a publisher needs of its game's session (`bot.session.Session`)."""
@@ -438,8 +435,7 @@ class Publisher:
         for row in list(self.messages.values()):
             if row.message_id is not None:
                 with contextlib.suppress(discord.HTTPException):
-                    await self.session.bot.get_partial_messageable(row.channel_id).get_partial_message(
-                        row.message_id).edit(view=None)
+                    await self._send_edit(row.channel_id, row.message_id, {"view": None})
 
     # discord.py's `send` and `edit` build a whole `Message` from Discord's answer, which nothing here reads (a
     # post's id aside): the publisher's posts and edits go through its HTTP client, with the parameters those
