@@ -399,9 +399,7 @@ class Store:
                 "INSERT INTO actions (game_id, seq, actor, action, events, time) VALUES (?, ?, ?, ?, ?, ?)",
                 [game_id, version, actor_user_id, action_json, events_json, ts],
             )
-            for message in shown:
-                self._record_message(tx, game_id, message.kind, message.channel_id, message.message_id,
-                                     message.version, None, None, ts)
+            self._record_shown(tx, game_id, shown, ts)
             if new_state.phase == "over":
                 self._finish(tx, game_id, None, new_state, ts)
         return version
@@ -451,8 +449,11 @@ class Store:
         ts = self._now(now)
         with self.backend.write() as tx:
             self._status_of(tx, game_id)
-            for m in messages:
-                self._record_message(tx, game_id, m.kind, m.channel_id, m.message_id, m.version, None, None, ts)
+            self._record_shown(tx, game_id, messages, ts)
+
+    def _record_shown(self, tx: Tx, game_id: int, messages: Sequence[MessageRow], ts: float) -> None:
+        for m in messages:
+            self._record_message(tx, game_id, m.kind, m.channel_id, m.message_id, m.version, None, None, ts)
 
     def _record_message(self, tx: Tx, game_id: int, kind: str, channel_id: int, message_id: int | None,
                         version: int, digest: str | None, board: str | None, ts: float) -> None:
