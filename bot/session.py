@@ -28,7 +28,6 @@ from bot.store import GameRow, SeatRow, StaleVersion, Store, StoreError
 from engine import SYSTEM, Action, IllegalAction, State, edition_of, refusal
 from engine import apply as engine_apply
 from engine.i18n import language_of
-from engine.narrate import describe
 from engine.rules import standings
 from engine.state import Standing
 
@@ -39,6 +38,12 @@ LOBBY_EVERY = 60.0  # seconds between two updates of the game's state on its lob
 HEAL_FIRST = 2.0  # seconds before messages Discord refused are tried again, doubling up to HEAL_LONGEST
 HEAL_LONGEST = 60.0
 RESTORE_AT_ONCE = 4  # games whose messages start-up brings up to date at the same time
+
+
+def events_line(events: list[dict]) -> str:
+    """The events of an action on one log line, as recorded: `code key=value …; code …`."""
+    return "; ".join(" ".join([event["code"], *(f"{k}={v}" for k, v in event.items() if k != "code")])
+                     for event in events)
 
 
 class Host(Protocol):
@@ -140,10 +145,9 @@ class Session:
         self.publisher.unrecorded.clear()
         self.row.deadline = deadline
         self.state = new_state
-        # One line per action (a line per event cost more than the action's own work).
+        # One line per action: the events as the store keeps them (sentences cost more than the action itself).
         if log.isEnabledFor(logging.INFO):
-            log.info("game %d v%d %s: %s", self.gid, new_state.version, action.kind,
-                     "; ".join(describe(event, new_state, "en") or event["code"] for event in events))
+            log.info("game %d v%d %s: %s", self.gid, new_state.version, action.kind, events_line(events))
         try:
             await self.publisher.publish(events, answer)
         except PUBLISH_ERRORS as error:

@@ -434,16 +434,19 @@ def _candidates(st: State, ed: Edition, seat: int) -> list[Action]:
     if seat == st.current:
         for kind in ("roll", "buy", "decline", "end_turn", "pay_fine", "use_card"):
             cands.append(Action(kind=kind, seat=seat))
+    # What a title's own state rules out (selling where nothing stands, lifting a mortgage there is not) is
+    # left out here: the rules would refuse it, and a table asks this for every seat after every move.
     for i in board.titles_of(st, seat):
-        kind = ed.squares[i].kind
-        if kind == "country":
-            cands.append(Action(kind="build", seat=seat, square=i))
-            cands.append(Action(kind="sell", seat=seat, square=i))
-        cands.append(Action(kind="mortgage", seat=seat, square=i))
-        cands.append(Action(kind="unmortgage", seat=seat, square=i))
+        mortgaged = st.mortgaged[i]
+        if ed.squares[i].kind == "country":
+            if not mortgaged:
+                cands.append(Action(kind="build", seat=seat, square=i))
+            if st.level[i]:
+                cands.append(Action(kind="sell", seat=seat, square=i))
+        cands.append(Action(kind="unmortgage" if mortgaged else "mortgage", seat=seat, square=i))
         if rules.bank_buys_titles:
             cands.append(Action(kind="sell_title", seat=seat, square=i))
-        if hands_titles and st.mortgaged[i]:
+        if hands_titles and mortgaged:
             cands.append(Action(kind="title_to_bank", seat=seat, square=i))
     if board.club_loans(st, ed) and st.seats[seat].club:
         for block in ed.economy.club_loans:

@@ -1224,3 +1224,28 @@ def test_legal_kinds_are_the_kinds_of_the_legal_actions(edition: str) -> None:
             # What a table asks of the other seats: only the kinds not found yet.
             skip = frozenset(("build", "mortgage", "propose_trade", "roll")[: st.version % 5])
             assert legal_kinds(st, seat, skip) == kinds - skip, (st.version, seat, skip)
+
+
+@pytest.mark.parametrize("edition", ["turismundo", "mundial", "monopolio"])
+def test_legal_actions_hold_every_title_action_the_rules_accept(edition: str) -> None:
+    """`legal_actions` leaves out the title actions a title's own state rules out: never one the rules take."""
+    from engine import apply_inplace, clone, load
+    from engine.board import BOARD_SIZE
+    from render.sample import play, simple_choice
+
+    ed = load(edition)
+    kinds = ("build", "sell", "mortgage", "unmortgage", "sell_title", "title_to_bank")
+    first, steps = play(edition, seed=3, turns=10_000, choose=simple_choice)
+    st = clone(first)
+    seen: set[str] = set()
+    for action, _ in steps:
+        apply_inplace(st, action)
+        for seat in range(len(st.seats)):
+            listed = set(legal_actions(st, seat))
+            for square in range(BOARD_SIZE):
+                for kind in kinds:
+                    candidate = Action(kind=kind, seat=seat, square=square)
+                    if refusal(st, ed, candidate) is None:
+                        seen.add(kind)
+                        assert candidate in listed, (st.version, candidate)
+    assert {"build", "mortgage", "unmortgage"} <= seen  # the games did reach those decisions
