@@ -399,7 +399,7 @@ class Publisher:
         if answer is None or not answer.take(message_id):
             return False
         try:
-            await answer.interaction.response.edit_message(**kwargs)
+            await answer.update(kwargs)
             return True
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
             log.warning("game %d: a click could not be answered with its message's edit (%s)", self.gid,

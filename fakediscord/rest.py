@@ -235,6 +235,8 @@ class RestApi:
         reply.response_type = kind
         reply.response_data = data
         state.notifier.changed()
+        if request.query.get("with_response", "").lower() not in ("1", "true"):
+            return web.Response(status=204)  # Discord sends the callback's outcome back only when asked
 
         result: dict[str, Any] = {
             "interaction": {
