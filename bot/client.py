@@ -28,6 +28,22 @@ WORKER_THREADS = 32
 status_log = logging.getLogger("turista.status")
 
 ComponentHandler = Callable[[discord.Interaction], Awaitable[None]]
+# What the bot reads of the message a click came from: which message it is and its flags (ephemeral or not).
+CLICKED_MESSAGE_FIELDS = ("id", "channel_id", "guild_id", "type", "content", "flags", "author", "timestamp",
+                          "webhook_id", "application_id")
+
+
+def lighter_clicks(parse: Callable[[dict], None]) -> Callable[[dict], None]:
+    """discord.py's INTERACTION_CREATE parser, given the clicked message without its embeds, attachments and
+    components: it builds a whole `Message` of them for every click, and the bot reads none of them."""
+
+    def parse_interaction_create(data: dict) -> None:
+        message = data.get("message")
+        if isinstance(message, dict):
+            data = {**data, "message": {k: message[k] for k in CLICKED_MESSAGE_FIELDS if k in message}}
+        parse(data)
+
+    return parse_interaction_create
 
 
 class Tree(app_commands.CommandTree["TuristaBot"]):
@@ -63,6 +79,8 @@ class TuristaBot(discord.AutoShardedClient):
                          guild_ready_timeout=0.1 if config.pace == 0 else 2.0,
                          shard_count=config.shard_count,
                          shard_ids=list(config.shards) if config.shards is not None else None)
+        parsers = self._connection.parsers
+        parsers["INTERACTION_CREATE"] = lighter_clicks(parsers["INTERACTION_CREATE"])
         self.config = config
         self.tree = Tree(self)
         self.sessions = Sessions(self)

@@ -100,6 +100,24 @@ class Publisher:
         # Edits made since the store last heard of them: recorded with the next action (or at shutdown), not
         # each in a write of its own. A crash before that costs one edit at the next start-up.
         self.unrecorded: dict[str, MessageRow] = {}
+        self._marked: dict[str, int] = {}  # posts whose mark (`Store.intend_post`) went in with the action
+
+    def posts_ahead(self, events: list[dict]) -> list[tuple[str, int]]:
+        """The posts `events` will make that can be marked in the store with the action itself (kind, channel
+        id): a new turn's table, unless a post of the table is in doubt (that one is sent again first)."""
+        row = self.messages.get("table")
+        if (row is None or row.posting is None) and any(e["code"] == "turn_started" for e in events):
+            return [("table", self.channel.id)]
+        return []
+
+    def marked(self, posting: list[tuple[str, int]], version: int) -> None:
+        """The store holds the marks of `posting` (`posts_ahead`) for `version`: a crash from now on finds
+        them, so from now on each is a post in doubt until it is recorded."""
+        for kind, channel_id in posting:
+            old = self.messages.get(kind)
+            self.messages[kind] = MessageRow(kind, channel_id, old.message_id if old else None,
+                                             old.version if old else version, posting=version)
+            self._marked[kind] = version
 
     @property
     def gid(self) -> int:
@@ -362,7 +380,8 @@ class Publisher:
         version = old.posting if old is not None and old.posting is not None else st.version
         self.messages[kind] = MessageRow(kind, channel.id, replaces, old.version if old else version, posting=version)
         self.unrecorded.pop(kind, None)
-        await self._save(store.intend_post, self.gid, kind, channel.id, version)
+        if self._marked.pop(kind, None) != version:
+            await self._save(store.intend_post, self.gid, kind, channel.id, version)
         key = nonce(self.gid, kind, version, replaces)
         message_id = await self._retrying(lambda: self._send(channel.id, {"content": content, "nonce": key, **kwargs}),
                                           f"post the {kind}", files=self._files(kwargs))

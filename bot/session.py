@@ -140,9 +140,11 @@ class Session:
         # The next decision's deadline is saved with the action, so a restart resumes the same clock.
         delay = self.decision_delay(new_state)
         deadline = None if delay is None else time.time() + delay
+        posting = self.publisher.posts_ahead(events)
         await asyncio.to_thread(self.bot.store.apply, self.gid, st.version, actor, action, events, new_state,
-                                deadline=deadline, shown=list(self.publisher.unrecorded.values()))
+                                deadline=deadline, shown=list(self.publisher.unrecorded.values()), posting=posting)
         self.publisher.unrecorded.clear()
+        self.publisher.marked(posting, new_state.version)
         self.row.deadline = deadline
         self.state = new_state
         # One line per action: the events as the store keeps them (sentences cost more than the action itself).

@@ -423,3 +423,18 @@ def test_the_bot_runs_on_uvloop_unless_told_otherwise(monkeypatch: pytest.Monkey
     monkeypatch.setitem(sys.modules, "uvloop", None)  # where it cannot be installed
     monkeypatch.delenv("TURISTA_EVENT_LOOP")
     assert event_loop_factory() is None
+
+
+def test_a_click_reaches_discord_py_without_the_clicked_messages_embeds_and_components() -> None:
+    from bot.client import lighter_clicks
+
+    parsed: list[dict] = []
+    message = {"id": "7", "channel_id": "3", "type": 0, "content": "", "flags": 64, "author": {"id": "1"},
+               "embeds": [{"title": "Turno 4"}], "attachments": [{"id": "9"}], "components": [{"type": 1}]}
+    data = {"id": "11", "type": 3, "message": message, "data": {"custom_id": "t:1:2:roll"}}
+    lighter_clicks(parsed.append)(data)
+    assert parsed[0]["message"] == {"id": "7", "channel_id": "3", "type": 0, "content": "", "flags": 64,
+                                    "author": {"id": "1"}}
+    assert parsed[0]["data"] == data["data"] and "embeds" in message  # the gateway's own payload is left as it was
+    lighter_clicks(parsed.append)({"id": "12", "type": 2, "data": {"name": "roll"}})  # a command has no message
+    assert "message" not in parsed[1]

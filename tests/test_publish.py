@@ -16,9 +16,10 @@ import pytest
 from bot import images
 from bot.publish import Publisher, nonce
 from bot.store import GameRow, SeatRow, Store
-from engine import State, new_game
+from engine import State, apply, legal_actions, new_game
 
 CHANNEL = 555
+PLAIN = ("end_turn", "decline", "roll", "pass_bid", "pay_fine")  # the moves that end a turn soonest
 
 
 class Response:
@@ -118,6 +119,9 @@ class Owner:
     async def announce_winner(self, st: State) -> None:
         self.announced.append(st)
 
+    def show_progress(self, st: State) -> None:
+        pass
+
 
 @pytest.fixture(autouse=True)
 def no_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -159,6 +163,36 @@ async def test_a_post_is_marked_before_and_recorded_after(host: Host) -> None:
     assert post["nonce"] == nonce(owner.gid, "table", version, None) and len(post["nonce"]) <= 25
     row = host.store.messages(owner.gid)["table"]
     assert (row.message_id, row.version, row.posting) == (1001, version, None)
+
+
+async def test_a_new_turns_table_is_marked_with_the_action_that_starts_the_turn(
+        host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+    owner = a_game(host)
+    publisher = Publisher(owner)  # type: ignore[arg-type]
+    await publisher.post_table()
+    st = owner.state
+    while True:  # the first turn, played to its end
+        options = [a for seat in st.seat_to_act() for a in legal_actions(st, seat)]
+        action = min(options, key=lambda a: PLAIN.index(a.kind) if a.kind in PLAIN else len(PLAIN))
+        new, events = apply(st, action)
+        if any(e["code"] == "turn_started" for e in events):
+            break
+        host.store.apply(owner.gid, st.version, None, action, events, new)
+        st = owner.state = new
+    posting = publisher.posts_ahead(events)
+    assert posting == [("table", CHANNEL)]
+    host.store.apply(owner.gid, st.version, None, action, events, new, posting=posting)
+    publisher.marked(posting, new.version)
+    owner.state = new
+    # A crash from here on finds the new table in doubt, and sends it again with its nonce (as above).
+    assert host.store.messages(owner.gid)["table"].posting == new.version
+    marks: list[int] = []
+    monkeypatch.setattr(host.store, "intend_post", lambda *args, **_: marks.append(args[-1]))
+    await publisher.publish(events)
+    assert marks == []  # no write of its own for the mark
+    assert host.channel.posts[-1]["nonce"] == nonce(owner.gid, "table", new.version, 1001)
+    row = host.store.messages(owner.gid)["table"]
+    assert (row.message_id, row.version, row.posting) == (1002, new.version, None)
 
 
 async def test_a_post_cut_by_a_crash_is_sent_again_with_its_nonce(host: Host) -> None:

@@ -360,6 +360,22 @@ def test_edits_are_recorded_with_the_next_action_or_on_their_own(store: Store) -
     assert store.messages(gid)["table"].version == 1 and store.messages(gid)["auction"].version == 0
 
 
+def test_a_post_an_action_makes_is_marked_with_the_action(store: Store) -> None:
+    gid, state = started_game(store, channel=10)
+    store.posted(gid, "table", 10, 555, 0)
+    action = choose(state, random.Random(1))
+    assert action is not None
+    new, events = engine.apply(state, action)
+    store.apply(gid, state.version, 100, action, events, new, posting=[("table", 10)])
+    row = store.messages(gid)["table"]
+    assert (row.message_id, row.version, row.posting) == (555, 0, 1)  # as `intend_post` leaves it
+    store.posted(gid, "table", 10, 556, 1)
+    assert store.messages(gid)["table"].posting is None
+    with pytest.raises(StaleVersion):  # a refused action marks nothing
+        store.apply(gid, state.version, 100, action, events, new, posting=[("table", 10)])
+    assert store.messages(gid)["table"].posting is None
+
+
 def test_apply_refuses_a_state_that_is_not_the_next_version(store: Store) -> None:
     gid, state = started_game(store)
     with pytest.raises(ValueError):

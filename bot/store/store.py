@@ -361,13 +361,15 @@ class Store:
         *,
         deadline: float | None | _Keep = KEEP,
         shown: Sequence[MessageRow] = (),
+        posting: Sequence[tuple[str, int]] = (),
         now: float | None = None,
     ) -> int:
         """Record one applied action: the log row (seq = new version) and the snapshot, in one transaction,
         only if the stored version is still `expected_version`; otherwise StaleVersion and nothing written.
 
         `deadline` optionally re-arms the decision timer in the same transaction; `shown` records messages
-        edited since the last write, as `posted` does. An action that ends the game also records its results
+        edited since the last write, as `posted` does; `posting` marks messages (kind, channel id) about to be
+        posted for the new version, as `intend_post` does. An action that ends the game also records its results
         (see `finish_game`). Returns the new version.
         """
         version = expected_version + 1
@@ -400,6 +402,8 @@ class Store:
                 [game_id, version, actor_user_id, action_json, events_json, ts],
             )
             self._record_shown(tx, game_id, shown, ts)
+            for kind, channel_id in posting:
+                self._record_intent(tx, game_id, kind, channel_id, version, ts)
             if new_state.phase == "over":
                 self._finish(tx, game_id, None, new_state, ts)
         return version
@@ -417,15 +421,18 @@ class Store:
     def intend_post(self, game_id: int, kind: str, channel_id: int, version: int, *, now: float | None = None) -> None:
         """Before posting a message of `kind`: a crash before `posted` leaves this mark for the next start.
         The id of the message being replaced stays until the new one is known."""
-        self._check_kind(kind)
         with self.backend.write() as tx:
             self._status_of(tx, game_id)
-            tx.execute(
-                "INSERT INTO messages (game_id, kind, channel_id, version, posting, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET posting = excluded.posting,"
-                " updated_at = excluded.updated_at",
-                [game_id, kind, channel_id, version, version, self._now(now)],
-            )
+            self._record_intent(tx, game_id, kind, channel_id, version, self._now(now))
+
+    def _record_intent(self, tx: Tx, game_id: int, kind: str, channel_id: int, version: int, ts: float) -> None:
+        self._check_kind(kind)
+        tx.execute(
+            "INSERT INTO messages (game_id, kind, channel_id, version, posting, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET posting = excluded.posting,"
+            " updated_at = excluded.updated_at",
+            [game_id, kind, channel_id, version, version, ts],
+        )
 
     def posted(
         self,
