@@ -24,9 +24,9 @@ from typing import Any, Protocol, TypeVar
 
 import aiohttp
 import discord
-from discord.http import HTTPClient, handle_message_parameters
+from discord.http import HTTPClient, Route, handle_message_parameters
 
-from bot import embeds, images, ui, views
+from bot import embeds, images, ui, views, wire
 from bot.config import Config
 from bot.replies import ClickAnswer
 from bot.store import GameRow, MessageRow, SeatRow, Store, StoreError
@@ -458,20 +458,24 @@ class Publisher:
 
     # discord.py's `send` and `edit` build a whole `Message` from Discord's answer, which nothing here reads (a
     # post's id aside): the publisher's posts and edits go through its HTTP client, with the parameters those
-    # methods would send (the client's default mentions merged in, as they do).
+    # methods would send (the client's default mentions merged in, as they do), in a body built at once
+    # (`bot.wire`).
     async def _send(self, channel_id: int, fields: dict[str, Any]) -> int:
         """Post a message with `fields` (content, embed, file, view, nonce, allowed_mentions); its id."""
         bot = self.session.bot
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
         with handle_message_parameters(previous_allowed_mentions=bot.allowed_mentions, **fields) as params:
-            data = await bot.http.send_message(channel_id, params=params)
+            data = await bot.http.request(route, **wire.body(params))
         return int(data["id"])
 
     async def _send_edit(self, channel_id: int, message_id: int, fields: dict[str, Any]) -> None:
         """Edit a message with `fields` (content, embed, attachments, view, allowed_mentions)."""
         bot = self.session.bot
         previous = bot.allowed_mentions if "content" in fields else None
+        route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=channel_id,
+                      message_id=message_id)
         with handle_message_parameters(previous_allowed_mentions=previous, **fields) as params:
-            await bot.http.edit_message(channel_id, message_id, params=params)
+            await bot.http.request(route, **wire.body(params))
 
     @staticmethod
     def _files(kwargs: dict[str, Any], key: str = "file") -> list[discord.File]:

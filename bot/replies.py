@@ -7,10 +7,10 @@ import logging
 from typing import Any
 
 import discord
-from discord.http import Route
-from discord.webhook.async_ import async_context, interaction_message_response_params
+from discord.http import Route, json_or_text
+from discord.webhook.async_ import interaction_message_response_params
 
-from bot import ui
+from bot import ui, wire
 from bot.i18n import lang_of, t
 from engine import IllegalAction, State
 from engine.narrate import explain
@@ -92,18 +92,20 @@ class ClickAnswer:
         """Answer the click with the edit of its message (`fields` as for `InteractionResponse.edit_message`).
 
         discord.py's `edit_message` asks Discord to send the edited message back and builds a whole `Message`
-        of it, which nothing here reads: the same callback goes out through discord.py's own webhook adapter,
-        without that question, and the response is marked answered as `edit_message` marks it."""
+        of it, which nothing here reads; and its webhook adapter builds the body through aiohttp's FormData
+        (see `bot.wire`). The same callback goes out here once, without that question (Discord then answers
+        204), and the response is marked answered as `edit_message` marks it. A refusal raises
+        `discord.HTTPException`: the caller then edits the message the usual way, with retries."""
         interaction = self.interaction
         update = discord.InteractionResponseType.message_update
         params = interaction_message_response_params(
             type=update.value, previous_allowed_mentions=interaction.client.allowed_mentions, **fields)
-        route = Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=interaction.id,
-                      webhook_token=interaction.token)
+        url = f"{Route.BASE}/interactions/{interaction.id}/{interaction.token}/callback"
         http = interaction.client.http
-        await async_context.get().request(route, interaction._session, payload=params.payload,
-                                          multipart=params.multipart, files=params.files, proxy=http.proxy,
-                                          proxy_auth=http.proxy_auth)
+        async with interaction._session.request("POST", url, proxy=http.proxy, proxy_auth=http.proxy_auth,
+                                                **wire.body(params)) as response:
+            if response.status >= 300:
+                raise discord.HTTPException(response, await json_or_text(response))
         interaction.response._response_type = update
 
     def _defer_now(self) -> None:

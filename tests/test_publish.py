@@ -7,11 +7,14 @@ import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from email import policy
+from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
+from discord.http import Route
 
 from bot import images
 from bot.publish import Publisher, nonce
@@ -35,11 +38,15 @@ def http_error(status: int) -> discord.HTTPException:
     return kind(Response(status), {"message": "injected", "code": 0})  # type: ignore[arg-type]
 
 
-def payload_of(params: Any) -> dict[str, Any]:
-    """The JSON of a request: the body, or the multipart's `payload_json` when files go with it."""
-    if params.payload is not None:
-        return params.payload
-    return json.loads(next(part["value"] for part in params.multipart if part["name"] == "payload_json"))
+async def payload_of(body: Any) -> dict[str, Any]:
+    """The JSON of a request's body: the body itself, or the multipart's `payload_json` when files go with it."""
+    raw = await body.as_bytes()
+    if body.content_type == "application/json":
+        return json.loads(raw)
+    parts = BytesParser(policy=policy.HTTP).parsebytes(
+        b"Content-Type: " + body.headers["Content-Type"].encode() + b"\r\n\r\n" + raw)
+    return next(json.loads(part.get_content()) for part in parts.iter_parts()
+                if part.get_param("name", header="content-disposition") == "payload_json")
 
 
 @dataclass
@@ -54,11 +61,17 @@ class Channel:
     by_nonce: dict[str, int] = field(default_factory=dict)
     next_id: int = 1000
 
-    async def send_message(self, channel_id: int, *, params: Any) -> dict[str, Any]:
-        assert channel_id == self.id
+    async def request(self, route: Route, *, data: Any) -> dict[str, Any]:
+        """discord.py's `HTTPClient.request`, for a post or an edit of a message of this channel."""
+        assert route.channel_id == self.id
         if self.failures:
             raise self.failures.pop(0)
-        self.posts.append(payload_of(params))
+        payload = await payload_of(data)
+        if route.method == "PATCH":
+            self.edits.append((int(route.url.rsplit("/", 1)[1]), payload))
+            return {"id": route.url.rsplit("/", 1)[1]}
+        assert route.method == "POST"
+        self.posts.append(payload)
         key = self.posts[-1].get("nonce")
         if key in self.by_nonce:  # Discord's enforce_nonce: the message that nonce made
             return {"id": str(self.by_nonce[key])}
@@ -66,13 +79,6 @@ class Channel:
         if key:
             self.by_nonce[key] = self.next_id
         return {"id": str(self.next_id)}
-
-    async def edit_message(self, channel_id: int, message_id: int, *, params: Any) -> dict[str, Any]:
-        assert channel_id == self.id
-        if self.failures:
-            raise self.failures.pop(0)
-        self.edits.append((message_id, payload_of(params)))
-        return {"id": str(message_id)}
 
 
 @dataclass
