@@ -11,6 +11,7 @@ was left out.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -120,7 +121,13 @@ def _field(embed: discord.Embed, name: str, value: str, *, inline: bool = False)
 
 def _footer(embed: discord.Embed, state: State | str, game: int, lang: str) -> None:
     edition = state if isinstance(state, str) else state.edition
-    embed.set_footer(text=t(lang, "embed.footer", edition=text(lang, f"edition.{edition}.name"), id=game))
+    embed.set_footer(text=_footer_text(lang, edition, game))
+
+
+@functools.lru_cache(maxsize=4096)
+def _footer_text(lang: str, edition: str, game: int) -> str:
+    """The same for every message of a game: worked out once (a table is edited after every move)."""
+    return t(lang, "embed.footer", edition=text(lang, f"edition.{edition}.name"), id=game)
 
 
 def _account_fields(embed: discord.Embed, lines: list[str], lang: str, budget: int) -> None:

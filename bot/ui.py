@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot import ids
@@ -18,6 +20,38 @@ def button(
         label=label[:80], custom_id=ids.make(game, version, verb, arg), style=style or discord.ButtonStyle.secondary,
         row=row, emoji=emoji, disabled=disabled,
     )
+
+
+class Rows:
+    """Buttons as the JSON Discord takes, in rows: for the table, built anew after every move. discord.py's
+    `ui.Button` and `ui.View` cost several times that JSON to make, and a view the bot sends is only asked for
+    it (`to_components`; `has_components_v2`: these are classic action rows). Clicks are routed by custom_id,
+    as for every view of the bot (`view`)."""
+
+    def __init__(self, *buttons: dict[str, Any]) -> None:
+        self.buttons = list(buttons)
+
+    def to_components(self) -> list[dict[str, Any]]:
+        rows: dict[int, list[dict[str, Any]]] = {}
+        for button in self.buttons:
+            rows.setdefault(button["row"], []).append({k: v for k, v in button.items() if k != "row"})
+        return [{"type": 1, "components": rows[row]} for row in sorted(rows)]
+
+    @staticmethod
+    def has_components_v2() -> bool:
+        return False
+
+
+def button_json(
+    game: int, version: int, verb: str, label: str, *, arg: str | int = "", style: discord.ButtonStyle | None = None,
+    row: int = 0, emoji: str | None = None, disabled: bool = False,
+) -> dict[str, Any]:
+    """`button`, as the JSON of a `Rows`."""
+    out: dict[str, Any] = {"type": 2, "style": (style or discord.ButtonStyle.secondary).value, "disabled": disabled,
+                           "label": label[:80], "custom_id": ids.make(game, version, verb, arg), "row": row}
+    if emoji:
+        out["emoji"] = {"id": None, "name": emoji}
+    return out
 
 
 def select(

@@ -190,29 +190,30 @@ def _kinds_of_anyone(state: State, own: set[str]) -> set[str]:
     return anyone
 
 
-def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
+def table_view(game: int, state: State, lang: str) -> ui.Rows | None:
+    """The table's buttons: the decision of the turn on the first row, what anyone may do below."""
     if state.phase == "over":
         return None
     v = state.version
     ed = edition_of(state)
-    first: list[discord.ui.Item] = []
+    first: list[dict] = []
     if state.debts:
         debtor = state.debts[0].debtor
         # A computer settles its own debts: nobody gets buttons for them.
         mine = set() if state.seats[debtor].computer else legal_kinds(state, debtor)
         for kind in ("sell", "mortgage", "sell_title", "title_to_bank"):
             if kind in mine:
-                first.append(ui.button(game, v, "menu", t(lang, f"button.{kind}"), arg=kind, row=0))
+                first.append(ui.button_json(game, v, "menu", t(lang, f"button.{kind}"), arg=kind, row=0))
         if "propose_trade" in mine:
-            first.append(ui.button(game, v, "trade", t(lang, "button.trade"), emoji="🤝", row=0))
+            first.append(ui.button_json(game, v, "trade", t(lang, "button.trade"), emoji="🤝", row=0))
         # Offered only once selling and mortgaging everything could not pay (the engine refuses it before).
         if "bankrupt" in mine:
-            first.append(ui.button(game, v, "bankrupt", t(lang, "button.bankrupt"), style=Style.danger, emoji="💸",
-                                   row=0))
-        return ui.view(*first, ui.button(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
+            first.append(ui.button_json(game, v, "bankrupt", t(lang, "button.bankrupt"), style=Style.danger,
+                                        emoji="💸", row=0))
+        return ui.Rows(*first, ui.button_json(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
     if state.lift is not None:
-        return ui.view(*_lift_buttons(game, state, lang),
-                       ui.button(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
+        return ui.Rows(*_lift_buttons(game, state, lang),
+                       ui.button_json(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
     current = legal_kinds(state, state.current)
     kinds_anyone = _kinds_of_anyone(state, current)
     # A computer's own decisions get no buttons: it plays them itself, at a human pace.
@@ -220,33 +221,33 @@ def table_view(game: int, state: State, lang: str) -> discord.ui.View | None:
         seat = state.seats[state.current]
         if "roll" in current:
             label = t(lang, "button.customs_roll") if state.phase == "customs" else t(lang, "button.roll")
-            first.append(ui.button(game, v, "roll", label, style=Style.primary, emoji="🎲", row=0))
+            first.append(ui.button_json(game, v, "roll", label, style=Style.primary, emoji="🎲", row=0))
         if state.phase == "buy":
             price = ed.squares[seat.pos].price
-            first.append(ui.button(game, v, "buy", t(lang, "button.buy", price=cash(state, price)),
-                                   style=Style.success, emoji="🛒", row=0, disabled="buy" not in current))
+            first.append(ui.button_json(game, v, "buy", t(lang, "button.buy", price=cash(state, price)),
+                                        style=Style.success, emoji="🛒", row=0, disabled="buy" not in current))
             label = "button.decline_auction" if board.rules(state, ed).auction_on_decline else "button.decline"
-            first.append(ui.button(game, v, "decline", t(lang, label), emoji="🔨", row=0))
+            first.append(ui.button_json(game, v, "decline", t(lang, label), emoji="🔨", row=0))
         if "pay_fine" in current:
-            first.append(ui.button(game, v, "pay_fine", t(lang, "button.pay_fine",
-                                                          fine=cash(state, ed.economy.jail_fine)), emoji="💵", row=0))
+            fine = cash(state, ed.economy.jail_fine)
+            first.append(ui.button_json(game, v, "pay_fine", t(lang, "button.pay_fine", fine=fine), emoji="💵", row=0))
         if "use_card" in current:
-            first.append(ui.button(game, v, "use_card", t(lang, "button.use_card"), emoji="🎫", row=0))
+            first.append(ui.button_json(game, v, "use_card", t(lang, "button.use_card"), emoji="🎫", row=0))
         if "end_turn" in current:
-            first.append(ui.button(game, v, "end_turn", t(lang, "button.end_turn"), style=Style.primary, emoji="✅",
-                                   row=0))
+            first.append(ui.button_json(game, v, "end_turn", t(lang, "button.end_turn"), style=Style.primary,
+                                        emoji="✅", row=0))
     labels = [(kind, t(lang, f"button.{kind}")) for kind in MENU_KINDS if kind in kinds_anyone]
     rest: list[tuple[str, str, str, str | None]] = [("menu", kind, label, None) for kind, label in labels]
     if "propose_trade" in kinds_anyone:
         rest.append(("trade", "", t(lang, "button.trade"), "🤝"))
     rest.append(("status", "", t(lang, "button.status"), "📋"))
     # Up to five buttons a row, below the row of the turn's own decisions.
-    others = [ui.button(game, v, verb, label, arg=arg, emoji=emoji, row=1 + i // 5)
+    others = [ui.button_json(game, v, verb, label, arg=arg, emoji=emoji, row=1 + i // 5)
               for i, (verb, arg, label, emoji) in enumerate(rest)]
-    return ui.view(*first, *others)
+    return ui.Rows(*first, *others)
 
 
-def _lift_buttons(game: int, state: State, lang: str) -> list[discord.ui.Item]:
+def _lift_buttons(game: int, state: State, lang: str) -> list[dict]:
     """The creditor's decision on inherited mortgages: lift one for the mortgage alone, or keep the rest."""
     assert state.lift is not None
     creditor = state.lift.seat
@@ -255,17 +256,18 @@ def _lift_buttons(game: int, state: State, lang: str) -> list[discord.ui.Item]:
     mine = legal_actions(state, creditor)
     lifts = [a.square for a in mine if a.kind == "unmortgage" and a.square in state.lift.squares]
     ed = edition_of(state)
-    items: list[discord.ui.Item] = []
+    items: list[dict] = []
     for square in lifts[:LIFT_BUTTONS]:
         label = t(lang, "button.lift", square=square_name(state.edition, square, lang),
                   cost=cash(state, unmortgage_cost(state, ed, square)))
-        items.append(ui.button(game, state.version, "lift", label, arg=square, style=Style.primary, emoji="🔓", row=0))
+        items.append(ui.button_json(game, state.version, "lift", label, arg=square, style=Style.primary, emoji="🔓",
+                                    row=0))
     if len(lifts) > LIFT_BUTTONS:
         items = items[: LIFT_BUTTONS - 1]
-        items.append(ui.button(game, state.version, "menu", t(lang, "button.unmortgage"), arg="unmortgage", row=0))
+        items.append(ui.button_json(game, state.version, "menu", t(lang, "button.unmortgage"), arg="unmortgage", row=0))
     if any(a.kind == "keep_mortgaged" for a in mine):
-        items.append(ui.button(game, state.version, "keep_mortgaged", t(lang, "button.keep_mortgaged"), emoji="📄",
-                               row=0))
+        items.append(ui.button_json(game, state.version, "keep_mortgaged", t(lang, "button.keep_mortgaged"),
+                                    emoji="📄", row=0))
     return items
 
 

@@ -18,7 +18,7 @@ from bot.computer import fallback
 from bot.config import load_config
 from bot.i18n import CatalogueTranslator
 from bot.trades import parse_amount
-from engine import Action, apply_inplace, edition_of, new_game, refusal
+from engine import Action, apply_inplace, clone, edition_of, new_game, refusal
 from engine.i18n import catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -232,14 +232,15 @@ async def test_pictures_in_a_worker_process_are_drawn_once_per_board() -> None:
 # -- the rules to the letter at the table ------------------------------------------------------------------
 
 
-def _components(view: discord.ui.View | None) -> list[tuple[str, str, str]]:
-    """(verb, arg, label) of each component of a view."""
+def _components(view: ui.Rows | None) -> list[tuple[str, str, str]]:
+    """(verb, arg, label) of each component of a table's buttons, as Discord gets them."""
     assert view is not None
     out = []
-    for item in view.children:
-        cid = ids.parse(getattr(item, "custom_id", "") or "")
-        assert cid is not None
-        out.append((cid.verb, cid.arg, str(getattr(item, "label", ""))))
+    for row in view.to_components():
+        for item in row["components"]:
+            cid = ids.parse(item.get("custom_id", ""))
+            assert cid is not None
+            out.append((cid.verb, cid.arg, str(item.get("label", ""))))
     return out
 
 
@@ -438,3 +439,28 @@ def test_a_click_reaches_discord_py_without_the_clicked_messages_embeds_and_comp
     assert parsed[0]["data"] == data["data"] and "embeds" in message  # the gateway's own payload is left as it was
     lighter_clicks(parsed.append)({"id": "12", "type": 2, "data": {"name": "roll"}})  # a command has no message
     assert "message" not in parsed[1]
+
+
+def test_the_tables_buttons_are_the_json_discord_py_would_send_for_them() -> None:
+    from bot.views import table_view
+    from render.sample import play, simple_choice
+
+    first, steps = play("turismundo", seed=5, turns=10_000, choose=simple_choice)
+    st = clone(first)
+    checked = 0
+    for k, (action, _) in enumerate(steps):
+        apply_inplace(st, action)
+        rows = table_view(7, st, "es") if k % 7 == 0 else None
+        if rows is None:
+            continue
+        same = []
+        for button in rows.buttons:
+            cid = ids.parse(button["custom_id"])
+            assert cid is not None
+            emoji = button.get("emoji", {}).get("name")
+            same.append(ui.button(cid.game, cid.version, cid.verb, button["label"], arg=cid.arg, row=button["row"],
+                                  style=discord.ButtonStyle(button["style"]), emoji=emoji,
+                                  disabled=button["disabled"]))
+        assert rows.to_components() == ui.view(*same).to_components(), st.version
+        checked += 1
+    assert checked > 20
