@@ -49,6 +49,12 @@ To try the game without Discord, play at a local table against the bundled fake 
 
 
 def configure_logging(level: str) -> None:
+    # The format reads no thread, process or source line: Python's logging HOWTO ("Optimization") lists these
+    # as the costs to switch off then, and the bot logs a line per move.
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
+    logging._srcfile = None
     logging.basicConfig(
         level=getattr(logging, level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -69,6 +69,39 @@ class WorkerStopped(RuntimeError):
     """The worker process ended before answering."""
 
 
+class _Answers(asyncio.Protocol):
+    """The loop's end of a worker's socket: answers are cut from the stream as they arrive (a picture comes in
+    one or two reads) and handed to their callers, with no stream reader and its copies in between."""
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+        self.transport: asyncio.Transport | None = None
+        self._chunks: list[bytes] = []
+        self._have = 0
+        self._need = HEADER.size
+        self._header = True
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        self._chunks.append(data)
+        self._have += len(data)
+        while self._have >= self._need:
+            joined = b"".join(self._chunks) if len(self._chunks) > 1 else self._chunks[0]
+            frame, rest = joined[: self._need], joined[self._need:]
+            self._chunks, self._have = ([rest] if rest else []), len(rest)
+            if self._header:
+                self._need, self._header = HEADER.unpack(frame)[0], False
+            else:
+                self._need, self._header = HEADER.size, True
+                self.worker._answered(frame)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        assert self.transport is not None
+        self.worker._lost(self.transport)
+
+
 class Worker:
     """One worker process and the calls it has not answered yet."""
 
@@ -78,8 +111,7 @@ class Worker:
         self.niceness, self.initializer, self.initargs = niceness, initializer, initargs
         self.process: multiprocessing.process.BaseProcess | None = None
         self._socket: socket.socket | None = None
-        self._writer: asyncio.StreamWriter | None = None
-        self._reader_task: asyncio.Task[None] | None = None
+        self._transport: asyncio.Transport | None = None
         self._waiting: deque[asyncio.Future[Any]] = deque()
         self._connecting = asyncio.Lock()  # the first calls arrive together: one of them connects
         self.starts = 0
@@ -95,49 +127,40 @@ class Worker:
         self.process, self._socket = process, ours
         self.starts += 1
 
-    async def _connect(self) -> asyncio.StreamWriter:
+    async def _connect(self) -> asyncio.Transport:
         async with self._connecting:
-            if self._writer is not None:
-                return self._writer
+            if self._transport is not None:
+                return self._transport
             if self._socket is None:
                 log.warning("%s: starting it again", self.name)
                 self.start()
             sock, self._socket = self._socket, None
             assert sock is not None
-            reader, writer = await asyncio.open_unix_connection(sock=sock)
-            self._writer = writer
-            self._reader_task = asyncio.create_task(self._read_answers(reader, writer), name=f"{self.name}-answers")
-            return writer
+            transport, _ = await asyncio.get_running_loop().create_unix_connection(lambda: _Answers(self), sock=sock)
+            self._transport = transport
+            return transport
 
-    async def _read_answers(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                header = await reader.readexactly(HEADER.size)
-                answer = await reader.readexactly(HEADER.unpack(header)[0])
-                future = self._waiting.popleft()
-                if future.done():  # its caller gave up
-                    continue
-                ok, value = pickle.loads(answer)
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
-        except (asyncio.IncompleteReadError, ConnectionError, IndexError):
-            pass
-        finally:
-            self._lost(writer)
+    def _answered(self, answer: bytes) -> None:
+        future = self._waiting.popleft() if self._waiting else None
+        if future is None or future.done():  # its caller gave up
+            return
+        ok, value = pickle.loads(answer)
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
 
-    def _lost(self, writer: asyncio.StreamWriter) -> None:
+    def _lost(self, transport: asyncio.Transport) -> None:
         """The stream ended: fail what was asked, so the next call starts a new process."""
-        if self._writer is writer:
-            self._writer = None
-            if self.process is not None and self.process.exitcode is None and not writer.is_closing():
+        if self._transport is transport:
+            self._transport = None
+            if self.process is not None and self.process.exitcode is None and not transport.is_closing():
                 log.warning("%s: the connection ended; stopping the process", self.name)
             if self._waiting:
                 log.error("%s: the process ended with %d call(s) unanswered (exit code %s)", self.name,
                           len(self._waiting), self.process.exitcode if self.process else None)
             self._stop_process(wait=0.0)
-        writer.close()
+        transport.close()
         while self._waiting:
             future = self._waiting.popleft()
             if not future.done():
@@ -150,11 +173,11 @@ class Worker:
 
     async def call(self, func: Callable[..., Any], *args: Any) -> Any:
         """`func(*args)` in the worker (both must pickle); its answer or its exception."""
-        writer = await self._connect()
+        transport = await self._connect()
         request = pickle.dumps((func, args), pickle.HIGHEST_PROTOCOL)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append(future)
-        writer.write(HEADER.pack(len(request)) + request)
+        transport.write(HEADER.pack(len(request)) + request)
         return await future
 
     def _stop_process(self, wait: float) -> None:
@@ -169,12 +192,9 @@ class Worker:
 
     def stop(self) -> None:
         """End the process (it exits at the end of its stream, or is terminated a moment later)."""
-        writer, self._writer = self._writer, None
-        if writer is not None:
-            writer.close()
-        if self._reader_task is not None:
-            self._reader_task.cancel()
-            self._reader_task = None
+        transport, self._transport = self._transport, None
+        if transport is not None:
+            transport.close()
         if self._socket is not None:
             self._socket.close()
             self._socket = None

@@ -19,10 +19,15 @@ async def test_a_worker_answers_each_call_and_passes_its_errors_back() -> None:
         # The first calls arrive together, before the worker is connected: one connection serves them all.
         answers = await asyncio.gather(*(worker.call(pow, 2, k) for k in range(20)))
         assert answers == [2**k for k in range(20)]
-        assert worker.starts == 1 and len([t for t in asyncio.all_tasks() if t.get_name().startswith("test-")]) == 1
+        connection = worker._transport
+        assert worker.starts == 1 and connection is not None
         with pytest.raises(ValueError):
             await worker.call(int, "not a number")
         assert await worker.call(bytes, 300_000) == bytes(300_000)  # bigger than a socket's buffer
+        # Answers that arrive together, cut from the stream in order.
+        sizes = [0, 1, 3, 4, 5, 70_000, 2, 300_000, 7]
+        assert await asyncio.gather(*(worker.call(bytes, n) for n in sizes)) == [bytes(n) for n in sizes]
+        assert worker._transport is connection
     finally:
         worker.stop()
 
@@ -72,3 +77,33 @@ def test_a_table_is_busy_when_its_worker_has_a_queue_of_pictures() -> None:
     assert not pool.busy(4) and pool.busy(5)
     pool._workers[1].backlog -= 1  # type: ignore[attr-defined]
     assert not pool.busy(5)
+
+
+def test_answers_are_cut_from_the_stream_wherever_its_reads_end() -> None:
+    import pickle
+    import random
+
+    from bot.workers import HEADER, _Answers
+
+    class Taker:
+        def __init__(self) -> None:
+            self.frames: list[bytes] = []
+
+        def _answered(self, frame: bytes) -> None:
+            self.frames.append(frame)
+
+    answers = [pickle.dumps((True, bytes([k]) * n)) for k, n in enumerate((0, 1, 5, 70_000, 3, 4))]
+    stream = b"".join(HEADER.pack(len(a)) + a for a in answers)
+    rnd = random.Random(3)
+    for _ in range(50):
+        taker = Taker()
+        protocol = _Answers(taker)  # type: ignore[arg-type]
+        cuts = sorted(rnd.sample(range(1, len(stream)), rnd.randint(1, 12)))
+        for start, end in zip([0, *cuts], [*cuts, len(stream)], strict=True):
+            protocol.data_received(stream[start:end])
+        assert taker.frames == answers
+    taker = Taker()
+    protocol = _Answers(taker)  # type: ignore[arg-type]
+    for k in range(45):  # a byte at a time: the first two answers, 22 and 23 bytes with their headers
+        protocol.data_received(stream[k:k + 1])
+    assert taker.frames == answers[:2]
