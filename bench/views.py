@@ -2,9 +2,11 @@
 
     python bench/views.py [--runs 5]
 
-Prints one JSON line: the mean CPU time per position of `table_view`, and of what it needs to know about
-every seat (the kinds of action each may send): listed through `engine.legal_actions` (every title's every
-action) or found through `engine.legal_kinds` (one accepted action per kind); each the median of `--runs`
+Prints one JSON line: the mean CPU time per position of `table_view` with the JSON it sends
+(`as_discord_py_views_ms`: the same buttons made and sent as discord.py's `ui.Button`s in a `ui.View`, as
+the table's buttons were before), and of what it needs to know about every seat (the kinds of action each
+may send): listed through `engine.legal_actions` (every title's every action) or found through
+`engine.legal_kinds` (one accepted action per kind); each the median of `--runs`
 passes over the positions of three games, one per edition. The two ways are timed pass by pass in turn, and
 `legal_kinds_share` is the ratio of their medians: on a shared machine the absolute times move with its load,
 the ratio much less. `kinds_as_the_table_asks` is what `table_view` does: the seat to act in full, the other
@@ -20,10 +22,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import views  # noqa: E402
+import discord  # noqa: E402
+
+from bot import ids, ui, views  # noqa: E402
 from engine import State, apply_inplace, clone, legal_actions, legal_kinds  # noqa: E402
 from render.sample import play, simple_choice  # noqa: E402
 
@@ -54,6 +59,15 @@ def per_position_ms(states: list[State], works: list[Callable[[State], object]],
     return [statistics.median(p) for p in passes]
 
 
+def discord_py_button(button: dict[str, Any]) -> discord.ui.Button:
+    """A button of `ui.Rows` made as `ui.button` makes one."""
+    cid = ids.parse(button["custom_id"])
+    assert cid is not None
+    return ui.button(cid.game, cid.version, cid.verb, button["label"], arg=cid.arg, row=button["row"],
+                     style=discord.ButtonStyle(button["style"]), emoji=(button.get("emoji") or {}).get("name"),
+                     disabled=button["disabled"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -70,11 +84,21 @@ def main() -> None:
         # The seat to act in full; the others only about the kinds not found yet.
         return views._kinds_of_anyone(st, legal_kinds(st, st.current))
 
-    table, listed, found, asked = per_position_ms(
-        states, [lambda st: views.table_view(1, st, "es"), every_action, kinds, as_the_table_asks], args.runs)
+    def as_sent(st: State) -> object:
+        rows = views.table_view(1, st, "es")
+        return rows and rows.to_components()
+
+    def as_discord_py_views(st: State) -> object:
+        # The same buttons made as discord.py's `ui.Button`s in a `ui.View`, then sent.
+        rows = views.table_view(1, st, "es")
+        return rows and ui.view(*(discord_py_button(b) for b in rows.buttons)).to_components()
+
+    table, as_views, listed, found, asked = per_position_ms(
+        states, [as_sent, as_discord_py_views, every_action, kinds, as_the_table_asks], args.runs)
     print(json.dumps({
         "positions": len(states),
         "table_view_ms": round(table, 4),
+        "as_discord_py_views_ms": round(as_views, 4),
         "kinds_through_legal_actions_ms": round(listed, 4),
         "kinds_through_legal_kinds_ms": round(found, 4),
         "legal_kinds_share": round(found / listed, 2),
