@@ -43,8 +43,11 @@ def multipart(parts: list[dict[str, Any]]) -> BytesPayload:
         head = f'Content-Disposition: form-data; name="{_quoted(part["name"])}"'
         if part.get("filename"):
             head += f'; filename="{_quoted(part["filename"])}"'
-        if part.get("content_type"):
-            head += f"\r\nContent-Type: {part['content_type']}"
+        # The part's type as aiohttp's FormData gives it: text for a string (the message's JSON), else as named.
+        content_type = part.get("content_type") or ("text/plain; charset=utf-8" if isinstance(part["value"], str)
+                                                    else None)
+        if content_type:
+            head += f"\r\nContent-Type: {content_type}"
         chunks += [dash, b"\r\n", head.encode(), b"\r\n\r\n", _bytes(part["value"]), b"\r\n"]
     chunks += [dash, b"--\r\n"]
     return BytesPayload(b"".join(chunks), content_type=f"multipart/form-data; boundary={boundary}")
