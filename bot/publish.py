@@ -114,10 +114,15 @@ class Publisher:
         """The store holds the marks of `posting` (`posts_ahead`) for `version`: a crash from now on finds
         them, so from now on each is a post in doubt until it is recorded."""
         for kind, channel_id in posting:
-            old = self.messages.get(kind)
-            self.messages[kind] = MessageRow(kind, channel_id, old.message_id if old else None,
-                                             old.version if old else version, posting=version)
+            self._in_doubt(kind, channel_id, version)
             self._marked[kind] = version
+
+    def _in_doubt(self, kind: str, channel_id: int, version: int) -> None:
+        """The message of `kind` is being posted for `version`: in doubt until its id is recorded. The message
+        it replaces stays known meanwhile, as the store keeps it (`Store.intend_post`)."""
+        old = self.messages.get(kind)
+        self.messages[kind] = MessageRow(kind, channel_id, old.message_id if old else None,
+                                         old.version if old else version, posting=version)
 
     @property
     def gid(self) -> int:
@@ -378,7 +383,7 @@ class Publisher:
         old = self.messages.get(kind)
         replaces = old.message_id if old else None
         version = old.posting if old is not None and old.posting is not None else st.version
-        self.messages[kind] = MessageRow(kind, channel.id, replaces, old.version if old else version, posting=version)
+        self._in_doubt(kind, channel.id, version)
         self.unrecorded.pop(kind, None)
         if self._marked.pop(kind, None) != version:
             await self._save(store.intend_post, self.gid, kind, channel.id, version)
