@@ -26,7 +26,7 @@ import aiohttp
 import discord
 from discord.http import HTTPClient, Route, handle_message_parameters
 
-from bot import embeds, images, ui, views, wire, writes
+from bot import embeds, images, ui, views, wire
 from bot.config import Config
 from bot.replies import ClickAnswer
 from bot.store import GameRow, MessageRow, SeatRow, Store, StoreError
@@ -510,7 +510,7 @@ class Publisher:
         """Record a message in the store. A database that refuses the write does not stop the game: the
         message is up, and the next record of its kind (or a start-up that posts again) puts it right."""
         try:
-            await writes.write(self.session.bot.store, write, *args)
+            await asyncio.to_thread(write, *args)
         except StoreError as error:
             log.warning("game %d: could not record a message (%s): %s", self.gid, write.__name__, error.code)
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import computer, embeds, game_thread, images, ui, views, writes
+from bot import computer, embeds, game_thread, images, ui, views
 from bot.backoff import Backoff, transient
 from bot.config import Config
 from bot.draft import Draft
@@ -141,9 +141,8 @@ class Session:
         delay = self.decision_delay(new_state)
         deadline = None if delay is None else time.time() + delay
         posting = self.publisher.posts_ahead(events)
-        store = self.bot.store
-        await writes.write(store, store.apply, self.gid, st.version, actor, action, events, new_state,
-                           deadline=deadline, shown=list(self.publisher.unrecorded.values()), posting=posting)
+        await asyncio.to_thread(self.bot.store.apply, self.gid, st.version, actor, action, events, new_state,
+                                deadline=deadline, shown=list(self.publisher.unrecorded.values()), posting=posting)
         self.publisher.unrecorded.clear()
         self.publisher.marked(posting, new_state.version)
         self.row.deadline = deadline

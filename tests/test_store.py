@@ -21,7 +21,7 @@ import pytest
 from sqlite_utils import Database
 
 import engine
-from bot.store import ChannelBusy, MessageRow, NoSuchGame, ResultRow, StaleVersion, Store, StoreError, WouldWait
+from bot.store import ChannelBusy, MessageRow, NoSuchGame, ResultRow, StaleVersion, Store, StoreError
 from bot.store.__main__ import main as cli
 from bot.store.errors import Conflict
 from bot.store.replay import verify_game
@@ -551,98 +551,6 @@ def test_a_lock_held_beyond_the_timeout_is_db_locked(tmp_path: Path) -> None:
         assert store.game(gid).version == 0
         store.apply(gid, 0, 100, action, events, new)
         assert verify_game(store, gid).ok
-
-
-def _next_move(state: engine.State, seed: int = 1) -> tuple[engine.Action, engine.State, list[dict]]:
-    action = choose(state, random.Random(seed))
-    assert action is not None
-    new, events = engine.apply(state, action)
-    return action, new, events
-
-
-def test_a_write_at_once_is_made_when_nothing_holds_the_database(db_target: str) -> None:
-    """`at_once` writes as `apply` always does where SQLite need not wait; PostgreSQL's writes always would."""
-    with Store(db_target) as store:
-        gid, state = started_game(store)
-        action, new, events = _next_move(state)
-        if store.kind != "sqlite":
-            with pytest.raises(WouldWait), store.at_once():
-                store.apply(gid, 0, 100, action, events, new)
-            assert store.game(gid).version == 0
-            return
-        with store.at_once():
-            store.apply(gid, 0, 100, action, events, new)
-        assert store.game(gid).state == new and verify_game(store, gid).ok
-
-
-def test_a_write_at_once_that_would_wait_does_nothing(tmp_path: Path) -> None:
-    """Another process's lock, this process's own write in progress, a commit that syncs the disk: each makes
-    `WouldWait` at once, with nothing written, and the usual write goes through afterwards."""
-    path = tmp_path / "t.db"
-    with Store(path, timeout=30) as store:
-        gid, state = started_game(store)
-        action, new, events = _next_move(state)
-        blocker = sqlite3.connect(path, isolation_level=None)
-        blocker.execute("BEGIN IMMEDIATE")
-        with pytest.raises(WouldWait), store.at_once():  # would wait up to 30 s for the other process
-            store.apply(gid, 0, 100, action, events, new)
-        blocker.execute("ROLLBACK")
-        blocker.close()
-        assert store.db.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000  # the timeout is back
-        holding, release = threading.Event(), threading.Event()
-
-        def hold() -> None:
-            with store.backend.write():
-                holding.set()
-                release.wait(10)
-
-        holder = threading.Thread(target=hold)
-        holder.start()
-        assert holding.wait(10)
-        with pytest.raises(WouldWait), store.at_once():
-            store.apply(gid, 0, 100, action, events, new)
-        release.set()
-        holder.join()
-        assert store.game(gid).version == 0
-        store.apply(gid, 0, 100, action, events, new)
-        assert verify_game(store, gid).ok
-    with Store(path, synchronous="FULL") as store, pytest.raises(WouldWait), store.at_once():
-        pass
-
-
-def test_the_wal_is_folded_into_the_file_by_the_store_s_own_thread(tmp_path: Path) -> None:
-    """The writing connection never checkpoints (a write made at once must not sync the disk): every
-    `CHECKPOINT_EVERY` commits a thread does, so the file alone, without its WAL, holds those moves."""
-    from bot.store import sqlite as backend
-
-    path = tmp_path / "t.db"
-    with Store(path) as store:
-        assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
-        gid, state = started_game(store)
-        commits = store.backend._commits
-        state = play(store, gid, state, backend.CHECKPOINT_EVERY - commits % backend.CHECKPOINT_EVERY - 1,
-                     random.Random(4))
-        assert _file_alone(tmp_path, path) is None  # the moves are in the WAL only
-        state = play(store, gid, state, 1, random.Random(5))
-        checkpointer = store.backend._checkpointer
-        assert checkpointer is not None
-        checkpointer.join(10)
-        assert _file_alone(tmp_path, path) == state.version
-
-
-def _file_alone(tmp_path: Path, path: Path) -> int | None:
-    """The game's version in a copy of the database file without its WAL (None: no game in it yet)."""
-    copy = tmp_path / "alone.db"
-    copy.write_bytes(path.read_bytes())
-    conn = sqlite3.connect(copy)
-    try:
-        row = conn.execute("SELECT max(version) FROM games").fetchone()
-        return row[0] if row else None
-    except sqlite3.OperationalError:  # not even the tables yet
-        return None
-    finally:
-        conn.close()
-        copy.unlink()
 
 
 def test_a_write_waiting_behind_this_process_s_own_gives_up_after_the_timeout(tmp_path: Path) -> None:

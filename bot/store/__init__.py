@@ -1,7 +1,7 @@
 """Every game in one SQLite file (sqlite-utils): lobby, seats, the append-only action log, the latest
 snapshot and the results. No discord here, so engine-side tools can use it too. See docs/storage.md."""
 
-from bot.store.errors import ChannelBusy, NoSuchGame, StaleVersion, StoreError, WouldWait
+from bot.store.errors import ChannelBusy, NoSuchGame, StaleVersion, StoreError
 from bot.store.rows import (
     MESSAGE_KINDS,
     Activity,
@@ -32,7 +32,6 @@ __all__ = [
     "StaleVersion",
     "Store",
     "StoreError",
-    "WouldWait",
     "default_path",
     "default_synchronous",
     "engine_settings",

@@ -18,11 +18,6 @@ class StoreError(Exception):
         self.params = params
 
 
-class WouldWait(Exception):
-    """A write asked to be made at once (`Store.at_once`) would have to wait: for this process's other writes,
-    for another process's lock, or for the disk. Nothing was done; the caller makes it the usual way."""
-
-
 class StaleVersion(StoreError):
     """The stored game moved on since the action was computed: nothing was written."""
 

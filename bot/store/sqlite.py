@@ -6,17 +6,10 @@ transaction is `BEGIN IMMEDIATE`: it takes the file's write lock up front (waiti
 so a transaction that reads before it writes cannot fail half-way because another process wrote in between.
 Reads have their own connections so that a write waiting for another process's lock (up to the busy
 timeout) never holds up a read made meanwhile for another channel.
-
-A write may also be asked for at once (`at_once`), from a thread that must never wait, the bot's event loop:
-it is made only if the connection and the file's lock are free that instant and its commit does not sync the
-disk (synchronous NORMAL or OFF), else `WouldWait` before anything is done. So that no such commit folds the
-WAL into the file (a checkpoint syncs the disk), the writing connection never checkpoints by itself: every
-`CHECKPOINT_EVERY` commits, a thread of the store's own does it, on a connection of its own.
 """
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -26,16 +19,10 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from bot.store.errors import StoreError, WouldWait, translate
+from bot.store.errors import StoreError, translate
 from bot.store.schema import MIGRATION_NAMES, migrations
 
-log = logging.getLogger("turista.store")
-
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
-AT_ONCE_SYNCHRONOUS = ("OFF", "NORMAL")  # a commit that syncs the disk is never made at once
-# Commits between two checkpoints: about 600 pages of the WAL, as SQLite's own 1,000-page default.
-CHECKPOINT_EVERY = 100
-BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 
 
 class _Tx:
@@ -79,9 +66,6 @@ class SqliteBackend:
         self._local = threading.local()  # this thread's reading connection, and whether it is writing
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
-        self._commits = 0
-        self._checkpointer: threading.Thread | None = None
-        self._checkpoint_conn: sqlite3.Connection | None = None
         conn = self._connect()
         self.conn = conn
         self.db = Database(conn)
@@ -91,7 +75,6 @@ class SqliteBackend:
                 conn.execute("PRAGMA foreign_keys = ON")
                 self.db.enable_wal()
                 conn.execute(f"PRAGMA synchronous = {synchronous}")
-                conn.execute("PRAGMA wal_autocheckpoint = 0")  # see `_checkpoint`
             self.migrate()
             if create:
                 self.probe_write()
@@ -122,13 +105,10 @@ class SqliteBackend:
         return tx
 
     @contextmanager
-    def _guard(self, wait: float = -1, *, at_once: bool = False) -> Iterator[None]:
+    def _guard(self, wait: float = -1) -> Iterator[None]:
         """The writing connection for this thread; with `wait` (seconds), `db_locked` when this process's
-        other writes keep it longer than that; `at_once`, `WouldWait` if they hold it now."""
-        if at_once:
-            if not self._lock.acquire(blocking=False):
-                raise WouldWait
-        elif not self._lock.acquire(timeout=wait):
+        other writes keep it longer than that."""
+        if not self._lock.acquire(timeout=wait):
             raise StoreError("db_locked", detail=f"this process's other writes held the database for {wait:g} s")
         try:
             yield
@@ -142,11 +122,10 @@ class SqliteBackend:
         # Writes queue for the one connection; while another process holds the file, each of them waits
         # its busy timeout in turn. Waiting here no longer than that too, the tenth write in line gives
         # up after one timeout, not ten, and its thread is free again.
-        at_once = getattr(self._local, "at_once", False)
-        with self._guard(self._timeout, at_once=at_once):
+        with self._guard(self._timeout):
             nested = self.conn.in_transaction
             if not nested:
-                self._begin_at_once() if at_once else self.conn.execute(begin)
+                self.conn.execute(begin)
             try:
                 yield self._tx
             except BaseException:
@@ -160,7 +139,6 @@ class SqliteBackend:
                     if self.conn.in_transaction:
                         self.conn.execute("ROLLBACK")
                     raise
-                self._committed()
 
     @contextmanager
     def write(self) -> Iterator[_Tx]:
@@ -171,46 +149,6 @@ class SqliteBackend:
                 yield tx
         finally:
             self._local.writing = outer
-
-    @contextmanager
-    def at_once(self) -> Iterator[None]:
-        """The writes of this block are made only if they need not wait (see the module's docstring); one
-        that would raises `WouldWait`, having done nothing."""
-        if self.synchronous not in AT_ONCE_SYNCHRONOUS:
-            raise WouldWait
-        self._local.at_once = True
-        try:
-            yield
-        finally:
-            self._local.at_once = False
-
-    def _begin_at_once(self) -> None:
-        """BEGIN IMMEDIATE without waiting for another process's lock: `WouldWait` if it is held."""
-        self.conn.execute("PRAGMA busy_timeout = 0")
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            if exc.sqlite_errorcode & 0xFF in BUSY_CODES:
-                raise WouldWait from exc
-            raise
-        finally:
-            self.conn.execute(f"PRAGMA busy_timeout = {round(self._timeout * 1000)}")
-
-    def _committed(self) -> None:
-        self._commits += 1
-        if self._commits % CHECKPOINT_EVERY == 0 and (self._checkpointer is None or not self._checkpointer.is_alive()):
-            self._checkpointer = threading.Thread(target=self._checkpoint, name="turista-checkpoint", daemon=True)
-            self._checkpointer.start()
-
-    def _checkpoint(self) -> None:
-        """Fold the WAL into the file (PASSIVE: writers and readers go on meanwhile), as SQLite would have done
-        at the commit that filled 1,000 pages. One that fails leaves the WAL longer until the next one."""
-        try:
-            if self._checkpoint_conn is None:
-                self._checkpoint_conn = self._connect()
-            self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        except sqlite3.Error as exc:
-            log.warning("could not fold the WAL into %s: %s", self.location, exc)
 
     @contextmanager
     def read(self) -> Iterator[_Tx]:
@@ -274,10 +212,6 @@ class SqliteBackend:
             source.backup(self.conn)
 
     def close(self) -> None:
-        if self._checkpointer is not None:
-            self._checkpointer.join()
-        if self._checkpoint_conn is not None:
-            self._checkpoint_conn.close()
         with self._readers_lock:
             for reader in self._readers:
                 reader.close()

@@ -12,7 +12,6 @@ import sqlite3
 import tempfile
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
@@ -22,7 +21,7 @@ from sqlite_utils import Database
 import engine
 from bot.store.backend import ID_STRIDE, Backend, Tx, is_url
 from bot.store.copying import copy_into
-from bot.store.errors import ChannelBusy, Conflict, NoSuchGame, StaleVersion, StoreError, WouldWait, translate
+from bot.store.errors import ChannelBusy, Conflict, NoSuchGame, StaleVersion, StoreError, translate
 from bot.store.rows import (
     MESSAGE_KINDS,
     Activity,
@@ -148,17 +147,6 @@ class Store:
         return self.backend.synchronous  # type: ignore[attr-defined]
 
     # -- plumbing ---------------------------------------------------------------------------------
-    @contextmanager
-    def at_once(self) -> Iterator[None]:
-        """The writes of this block are made only where they need not wait; one that would (this process's
-        other writes, another process's lock, a commit that syncs the disk, a server's round trip: every write
-        to PostgreSQL) raises `WouldWait` before doing anything. For the event loop, which must never wait."""
-        at_once = getattr(self.backend, "at_once", None)
-        if at_once is None:
-            raise WouldWait
-        with at_once():
-            yield
-
     def schema_version(self) -> list[str]:
         """The migrations this database has recorded, in order."""
         return self.backend.schema_version()
