@@ -7,8 +7,6 @@ import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from email import policy
-from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ from bot import images
 from bot.publish import Publisher, nonce
 from bot.store import GameRow, SeatRow, Store
 from engine import State, apply, legal_actions, new_game
+from tests.test_wire import read_back
 
 CHANNEL = 555
 PLAIN = ("end_turn", "decline", "roll", "pass_bid", "pay_fine")  # the moves that end a turn soonest
@@ -40,13 +39,9 @@ def http_error(status: int) -> discord.HTTPException:
 
 async def payload_of(body: Any) -> dict[str, Any]:
     """The JSON of a request's body: the body itself, or the multipart's `payload_json` when files go with it."""
-    raw = await body.as_bytes()
     if body.content_type == "application/json":
-        return json.loads(raw)
-    parts = BytesParser(policy=policy.HTTP).parsebytes(
-        b"Content-Type: " + body.headers["Content-Type"].encode() + b"\r\n\r\n" + raw)
-    return next(json.loads(part.get_content()) for part in parts.iter_parts()
-                if part.get_param("name", header="content-disposition") == "payload_json")
+        return json.loads(await body.as_bytes())
+    return json.loads((await read_back(body))["payload_json"][2])
 
 
 @dataclass
