@@ -13,6 +13,7 @@ from bot import ui
 from bot.i18n import t
 from bot.store import GameRow, SeatRow, engine_settings
 from engine import Action, State, available, board, edition_of, legal_actions, legal_kinds, load
+from engine.actions import KINDS
 from engine.ai.levels import LEVELS as COMPUTER_LEVELS
 from engine.i18n import money, text
 from engine.legal import refusal, unmortgage_cost
@@ -22,6 +23,9 @@ from engine.rulebook import settle
 
 Style = discord.ButtonStyle
 MENU_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan", "title_to_bank")
+# What the table's lower rows offer whoever may do it: a menu of each of these kinds, and a trade proposal.
+OFFERED_TO_ANYONE = frozenset((*MENU_KINDS, "propose_trade"))
+NOT_OFFERED_TO_ANYONE = KINDS - OFFERED_TO_ANYONE
 MAX_SEATS = 6
 TIME_LIMITS = (0, 30, 45, 60, 90, 120, 180)  # minutes
 TURN_TIMEOUTS = (0, 60, 120, 300, 600)  # seconds
@@ -181,12 +185,13 @@ def turn_header(state: State, events: list[dict], lang: str) -> str:
 
 
 def _kinds_of_anyone(state: State, own: set[str]) -> set[str]:
-    """What some seat may do now, given `own`, what the seat to act may: the other seats are only asked about
-    the kinds not found yet."""
-    anyone = set(own)
+    """Which of the kinds the table offers to anyone (`OFFERED_TO_ANYONE`) some seat may do now, given `own`,
+    what the seat to act may: the other seats are only asked about those kinds, and only about the ones not
+    found yet."""
+    anyone = own & OFFERED_TO_ANYONE
     for seat in range(len(state.seats)):
         if seat != state.current:
-            anyone |= legal_kinds(state, seat, frozenset(anyone))
+            anyone |= legal_kinds(state, seat, NOT_OFFERED_TO_ANYONE | anyone)
     return anyone
 
 

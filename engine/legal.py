@@ -7,6 +7,7 @@ with `apply`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final
 
 from engine import board
@@ -400,7 +401,7 @@ def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
     edition's steps above the current bid."""
     if st.phase == "over" or not 0 <= seat < len(st.seats) or st.seats[seat].out:
         return []
-    return [a for a in _candidates(st, ed, seat) if refusal(st, ed, a) is None] + _open_ended(st, ed, seat)
+    return [a for a in _candidates(st, ed, seat, set()) if refusal(st, ed, a) is None] + _open_ended(st, ed, seat)
 
 
 def legal_kinds(st: State, ed: Edition, seat: int, skip: frozenset[str] = frozenset()) -> set[str]:
@@ -410,53 +411,65 @@ def legal_kinds(st: State, ed: Edition, seat: int, skip: frozenset[str] = frozen
     if st.phase == "over" or not 0 <= seat < len(st.seats) or st.seats[seat].out:
         return set()
     kinds: set[str] = set()
-    for a in _candidates(st, ed, seat):
-        if a.kind not in kinds and a.kind not in skip and refusal(st, ed, a) is None:
+    # Once a kind is found (or skipped), no further action of it is even made: the candidates read `closed`
+    # as they go.
+    closed = set(skip)
+    for a in _candidates(st, ed, seat, closed):
+        if a.kind not in closed and refusal(st, ed, a) is None:
             kinds.add(a.kind)
+            closed.add(a.kind)
     return kinds | {a.kind for a in _open_ended(st, ed, seat) if a.kind not in skip}
 
 
-def _candidates(st: State, ed: Edition, seat: int) -> list[Action]:
-    """The concrete actions `seat` might send now, before the rules are asked about each."""
-    cands: list[Action] = []
+def _candidates(st: State, ed: Edition, seat: int, closed: set[str]) -> Iterator[Action]:
+    """The concrete actions `seat` might send now, before the rules are asked about each; none of a kind in
+    `closed` at the moment it would come (the caller may add to `closed` as it goes)."""
     if st.debts and st.debts[0].debtor == seat:
-        cands.append(Action(kind="bankrupt", seat=seat))
+        yield Action(kind="bankrupt", seat=seat)
     if st.lift is not None and st.lift.seat == seat:
-        cands.append(Action(kind="keep_mortgaged", seat=seat))
+        yield Action(kind="keep_mortgaged", seat=seat)
     rules = board.rules(st, ed)
     hands_titles = rules.mortgaged_title_to_bank and any(d.debtor == seat for d in st.debts)
     if st.auction is not None and seat in st.auction.active:
         au = st.auction
         base = max(au.bid, au.minimum - 1)
         for step in ed.economy.bid_steps:
-            cands.append(Action(kind="bid", seat=seat, amount=base + step))
-        cands.append(Action(kind="pass_bid", seat=seat))
+            if "bid" not in closed:
+                yield Action(kind="bid", seat=seat, amount=base + step)
+        yield Action(kind="pass_bid", seat=seat)
     if seat == st.current:
         for kind in ("roll", "buy", "decline", "end_turn", "pay_fine", "use_card"):
-            cands.append(Action(kind=kind, seat=seat))
-    # What a title's own state rules out (selling where nothing stands, lifting a mortgage there is not) is
-    # left out here: the rules would refuse it, and a table asks this for every seat after every move.
+            if kind not in closed:
+                yield Action(kind=kind, seat=seat)
+    # What a title's own state rules out (building where the block is not all the seat's, selling where
+    # nothing stands, lifting a mortgage there is not) is left out here: the rules would refuse it, and a
+    # table asks this for every seat after every move.
+    owner, squares, blocks = st.owner, ed.squares, board.blocks(ed)
     for i in board.titles_of(st, seat):
         mortgaged = st.mortgaged[i]
-        if ed.squares[i].kind == "country":
-            if not mortgaged:
-                cands.append(Action(kind="build", seat=seat, square=i))
-            if st.level[i]:
-                cands.append(Action(kind="sell", seat=seat, square=i))
-        cands.append(Action(kind="unmortgage" if mortgaged else "mortgage", seat=seat, square=i))
-        if rules.bank_buys_titles:
-            cands.append(Action(kind="sell_title", seat=seat, square=i))
-        if hands_titles and mortgaged:
-            cands.append(Action(kind="title_to_bank", seat=seat, square=i))
+        sq = squares[i]
+        if sq.kind == "country":
+            if not mortgaged and "build" not in closed and all(owner[j] == seat for j in blocks[sq.block]):
+                yield Action(kind="build", seat=seat, square=i)
+            if st.level[i] and "sell" not in closed:
+                yield Action(kind="sell", seat=seat, square=i)
+        title_kind = "unmortgage" if mortgaged else "mortgage"
+        if title_kind not in closed:
+            yield Action(kind=title_kind, seat=seat, square=i)
+        if rules.bank_buys_titles and "sell_title" not in closed:
+            yield Action(kind="sell_title", seat=seat, square=i)
+        if hands_titles and mortgaged and "title_to_bank" not in closed:
+            yield Action(kind="title_to_bank", seat=seat, square=i)
     if board.club_loans(st, ed) and st.seats[seat].club:
         for block in ed.economy.club_loans:
-            cands.append(Action(kind="take_loan", seat=seat, block=block))
+            if "take_loan" not in closed:
+                yield Action(kind="take_loan", seat=seat, block=block)
     if st.trade is not None:
         if st.trade.target == seat:
-            cands += [Action(kind="accept_trade", seat=seat), Action(kind="reject_trade", seat=seat)]
+            yield Action(kind="accept_trade", seat=seat)
+            yield Action(kind="reject_trade", seat=seat)
         if st.trade.proposer == seat:
-            cands.append(Action(kind="cancel_trade", seat=seat))
-    return cands
+            yield Action(kind="cancel_trade", seat=seat)
 
 
 def _open_ended(st: State, ed: Edition, seat: int) -> list[Action]:
