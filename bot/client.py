@@ -21,6 +21,7 @@ from bot.replies import say
 from bot.session import Sessions
 from bot.status import status_line
 from bot.store import Store, StoreError
+from bot.writing import Writer
 from engine.i18n import language_of
 
 log = logging.getLogger("turista.bot")
@@ -87,6 +88,7 @@ class TuristaBot(discord.AutoShardedClient):
         self.commands = list(commands)
         self.components = components
         self.store: Store
+        self.writes: Writer
         self.status_reports: asyncio.Task[None] | None = None
         self._resumed = False
 
@@ -98,6 +100,7 @@ class TuristaBot(discord.AutoShardedClient):
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="turista-worker"))
         self.store = await asyncio.to_thread(Store, self.config.db)
+        self.writes = Writer(self.store.write_concurrency)
         # The picture workers start (and warm up, at a lower priority) while the commands sync.
         images.start(self.config.render_workers)
         if self.config.shards and self.store.kind == "sqlite":
@@ -175,6 +178,9 @@ class TuristaBot(discord.AutoShardedClient):
         await self.sessions.close()
         images.shutdown()
         await super().close()
+        writes = getattr(self, "writes", None)
+        if writes is not None:
+            await asyncio.to_thread(writes.close)
         store = getattr(self, "store", None)
         if store is not None:
             store.close()

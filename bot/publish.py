@@ -30,6 +30,7 @@ from bot import embeds, images, ui, views, wire
 from bot.config import Config
 from bot.replies import ClickAnswer
 from bot.store import GameRow, MessageRow, SeatRow, Store, StoreError
+from bot.writing import Writer
 from engine import State
 
 log = logging.getLogger("turista.game")
@@ -64,6 +65,7 @@ def nonce(game: int, kind: str, version: int, replaces: int | None) -> str:
 class _Host(Protocol):
     config: Config
     store: Store
+    writes: Writer
     http: HTTPClient
     allowed_mentions: discord.AllowedMentions | None
 
@@ -510,7 +512,7 @@ class Publisher:
         """Record a message in the store. A database that refuses the write does not stop the game: the
         message is up, and the next record of its kind (or a start-up that posts again) puts it right."""
         try:
-            await asyncio.to_thread(write, *args)
+            await self.session.bot.writes(write, *args)
         except StoreError as error:
             log.warning("game %d: could not record a message (%s): %s", self.gid, write.__name__, error.code)
 

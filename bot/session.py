@@ -25,6 +25,7 @@ from bot.publish import PUBLISH_ERRORS, Publisher
 from bot.reading import read
 from bot.replies import ClickAnswer
 from bot.store import GameRow, SeatRow, StaleVersion, Store, StoreError
+from bot.writing import Writer
 from engine import SYSTEM, Action, IllegalAction, State, edition_of, refusal
 from engine import apply as engine_apply
 from engine.i18n import language_of
@@ -51,6 +52,7 @@ class Host(Protocol):
 
     config: Config
     store: Store
+    writes: Writer
     sessions: Sessions
 
     def get_guild(self, id: int, /) -> discord.Guild | None: ...
@@ -141,7 +143,7 @@ class Session:
         delay = self.decision_delay(new_state)
         deadline = None if delay is None else time.time() + delay
         posting = self.publisher.posts_ahead(events)
-        await asyncio.to_thread(self.bot.store.apply, self.gid, st.version, actor, action, events, new_state,
+        await self.bot.writes(self.bot.store.apply, self.gid, st.version, actor, action, events, new_state,
                                 deadline=deadline, shown=list(self.publisher.unrecorded.values()), posting=posting)
         self.publisher.unrecorded.clear()
         self.publisher.marked(posting, new_state.version)
@@ -389,7 +391,7 @@ class Session:
     def save_deadline(self, deadline: float) -> None:
         async def save() -> None:
             try:
-                await asyncio.to_thread(self.bot.store.set_deadline, self.gid, deadline)
+                await self.bot.writes(self.bot.store.set_deadline, self.gid, deadline)
             except StoreError as error:
                 log.warning("game %d: could not save the decision deadline: %s", self.gid, error)
 
@@ -433,7 +435,7 @@ class Session:
                 timeout = float(self.row.settings.get("turn_timeout", 0) or 0) * self.bot.config.time_scale
                 if st.auction is None:
                     deadline = time.time() + timeout
-                    await asyncio.to_thread(self.bot.store.set_deadline, self.gid, deadline)
+                    await self.bot.writes(self.bot.store.set_deadline, self.gid, deadline)
                     self.row.deadline = deadline
                 self.warned = version
                 users = [u for u in (self.user_of(s) for s in humans) if u]
@@ -465,7 +467,7 @@ class Session:
 
     async def _set_stand_in(self, seat: int, level: str) -> None:
         """A computer plays `seat` (level) or gives it back to its person (""); the person keeps the seat."""
-        await asyncio.to_thread(self.bot.store.update_seat, self.gid, seat, computer=level)
+        await self.bot.writes(self.bot.store.update_seat, self.gid, seat, computer=level)
         self.row.seats = await asyncio.to_thread(self.bot.store.seats, self.gid)
         self.absences.pop(seat, None)
 
@@ -476,7 +478,7 @@ class Session:
             st = self.state
             if seat is None or st is None:
                 return False
-            await asyncio.to_thread(self.bot.store.update_seat, self.gid, seat, user_id=None, computer="normal")
+            await self.bot.writes(self.bot.store.update_seat, self.gid, seat, user_id=None, computer="normal")
             self.row.seats = await asyncio.to_thread(self.bot.store.seats, self.gid)
             _, embed = embeds.notice(t(self.lang, "table.replaced_by_host", seat=views.seat_label(st, seat)))
             await self.channel.send(embed=embed, allowed_mentions=ui.NO_MENTIONS)
@@ -531,7 +533,7 @@ class Session:
             self.closed = True
             for name in list(self.timers):
                 self.disarm(name)
-            await asyncio.to_thread(self.bot.store.set_status, self.gid, "abandoned")
+            await self.bot.writes(self.bot.store.set_status, self.gid, "abandoned")
             await self.publisher.take_down()
             st = self.state
         self.bot.sessions.forget(self)

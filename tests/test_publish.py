@@ -17,6 +17,7 @@ from discord.http import Route
 from bot import images
 from bot.publish import Publisher, nonce
 from bot.store import GameRow, SeatRow, Store
+from bot.writing import Writer
 from engine import State, apply, legal_actions, new_game
 from tests.test_wire import read_back
 
@@ -82,10 +83,14 @@ class Config:
     minute: float = 60.0
 
 
+WRITES = Writer()  # one writer thread for every test's host, as a bot has one
+
+
 @dataclass
 class Host:
     store: Store
     channel: Channel
+    writes: Writer = WRITES
     config: Config = field(default_factory=Config)
     allowed_mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
 

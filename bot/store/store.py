@@ -133,6 +133,8 @@ class Store:
             target, timeout=timeout, synchronous=synchronous, create=create, pool_size=pool_size
         )
         self.kind = self.backend.kind
+        # How many writes the database takes side by side: SQLite's one writing connection, a server's pool.
+        self.write_concurrency = pool_size if self.kind == "postgresql" else 1
         self.location = self.backend.location
         # The file, for SQLite; None for a server.
         self.path: Path | None = None if is_url(target) else Path(target)
