@@ -93,10 +93,11 @@ class TuristaBot(discord.AutoShardedClient):
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        # Store calls run in worker threads (asyncio.to_thread). A write waiting for another process's lock
-        # sleeps in its thread for up to the busy timeout; enough threads that such waits in a few channels
-        # never queue up the others' work. The reads an answer waits for have threads of their own
-        # (`bot.reading`): however many writes wait, they are never behind them.
+        # Store calls run in threads. The moves and their messages' records go to the store's writer threads
+        # (`bot.writing`), where a write waiting for another process's lock waits up to the busy timeout; the
+        # reads an answer waits for have threads of their own (`bot.reading`), never behind a write; the rest
+        # (the lobby's writes and reads, maintenance) the default pool, with enough threads that a few waits
+        # never queue up the others' work.
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="turista-worker"))
         self.store = await asyncio.to_thread(Store, self.config.db)

@@ -47,9 +47,12 @@ class Writer:
                          for k in range(max(1, threads))]
         for thread in self._threads:
             thread.start()
+        self.closed = False
 
     async def __call__(self, func: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         """`func(*args, **kwargs)` in a writer thread: its result, or its exception."""
+        if self.closed:  # no thread would ever make it
+            raise RuntimeError("the store's writer is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self._jobs.put((loop, future, func, args, kwargs))
@@ -71,6 +74,7 @@ class Writer:
 
     def close(self, timeout: float = 10.0) -> None:
         """Make the writes already asked, then end the threads (waiting up to `timeout` seconds for them)."""
+        self.closed = True
         for _ in self._threads:
             self._jobs.put(None)
         for thread in self._threads:

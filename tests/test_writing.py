@@ -69,3 +69,5 @@ async def test_closing_makes_the_writes_already_asked_first() -> None:
     await asyncio.to_thread(writer.close)
     await asyncio.gather(*pending)
     assert sorted(made) == list(range(50))
+    with pytest.raises(RuntimeError):
+        await writer(made.append, 50)
