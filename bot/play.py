@@ -17,7 +17,7 @@ from bot.i18n import lang_of, t
 from bot.replies import ANSWER_WITHIN, ClickAnswer, error_text, refuse, say
 from bot.session import Session
 from bot.views import cash, seat_label
-from engine import Action
+from engine import Action, State
 from engine.i18n import text
 from engine.narrate import account
 
@@ -100,13 +100,18 @@ async def perform(interaction: discord.Interaction, session: Session, make: Acti
         else:
             await interaction.edit_original_response(content=text)
         return None
-    summary = "\n".join(account(result, session.state, lang)[:12]) if session.state else ""
     if edit_source:
         # `then`: what the private message offers next (a menu refreshed on the new state), in the same edit.
-        await interaction.edit_original_response(content=(summary or t(lang, "done"))[:2000],
+        await interaction.edit_original_response(content=_summary(result, session.state, lang),
                                                  view=then() if then is not None else None)
     elif not is_component:
-        await interaction.edit_original_response(content=(summary or t(lang, "done"))[:2000])
+        await interaction.edit_original_response(content=_summary(result, session.state, lang))
     elif answer is not None:
         await answer.settle()
     return result
+
+
+def _summary(events: list[dict], state: State | None, lang: str) -> str:
+    """What a private answer tells of an action's events (a click on a public message only updates it)."""
+    summary = "\n".join(account(events, state, lang)[:12]) if state else ""
+    return (summary or t(lang, "done"))[:2000]
