@@ -144,7 +144,7 @@ class Session:
         deadline = None if delay is None else time.time() + delay
         posting = self.publisher.posts_ahead(events)
         await self.bot.writes(self.bot.store.apply, self.gid, st.version, actor, action, events, new_state,
-                                deadline=deadline, shown=list(self.publisher.unrecorded.values()), posting=posting)
+                              deadline=deadline, shown=list(self.publisher.unrecorded.values()), posting=posting)
         self.publisher.unrecorded.clear()
         self.publisher.marked(posting, new_state.version)
         self.row.deadline = deadline

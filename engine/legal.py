@@ -422,8 +422,9 @@ def legal_kinds(st: State, ed: Edition, seat: int, skip: frozenset[str] = frozen
 
 
 def _candidates(st: State, ed: Edition, seat: int, closed: set[str]) -> Iterator[Action]:
-    """The concrete actions `seat` might send now, before the rules are asked about each; none of a kind in
-    `closed` at the moment it would come (the caller may add to `closed` as it goes)."""
+    """The concrete actions `seat` might send now, before the rules are asked about each. Where a seat may have
+    many of a kind (bids, its titles' actions, loans), none is made once the kind is in `closed`, which the
+    caller may add to as it goes; single actions come regardless."""
     if st.debts and st.debts[0].debtor == seat:
         yield Action(kind="bankrupt", seat=seat)
     if st.lift is not None and st.lift.seat == seat:
