@@ -71,7 +71,7 @@ class Writer:
             # A loop that closed meanwhile has no one left to tell.
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(_settle, future, result, error)
-            del job, future, result, error
+            del job, future, func, args, kwargs, result, error  # nothing of a write outlives it here
 
     def close(self, timeout: float = 10.0) -> None:
         """Make the writes already asked, then end the threads (waiting up to `timeout` seconds for them)."""
