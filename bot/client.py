@@ -93,11 +93,10 @@ class TuristaBot(discord.AutoShardedClient):
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        # Store calls run in threads. The moves and their messages' records go to the store's writer threads
-        # (`bot.writing`), where a write waiting for another process's lock waits up to the busy timeout; the
-        # reads an answer waits for have threads of their own (`bot.reading`), never behind a write; the rest
-        # (the lobby's writes and reads, maintenance) the default pool, with enough threads that a few waits
-        # never queue up the others' work.
+        # Store calls run in threads. Writes go to the store's writer threads (`bot.writing`), where a write
+        # waiting for another process's lock waits up to the busy timeout; the reads an answer waits for have
+        # threads of their own (`bot.reading`), never behind a write; other reads the default pool, with enough
+        # threads that a few slow ones never queue up the others.
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="turista-worker"))
         self.store = await asyncio.to_thread(Store, self.config.db)
@@ -107,7 +106,7 @@ class TuristaBot(discord.AutoShardedClient):
         if self.config.shards and self.store.kind == "sqlite":
             # A file of this process's own keeps its new game ids apart from other processes' files, so
             # the files can later be split or merged (resharding). Harmless on a file several share.
-            await asyncio.to_thread(self.store.reserve_block, self.config.shards[0])
+            await self.writes(self.store.reserve_block, self.config.shards[0])
         await self.tree.set_translator(CatalogueTranslator())
         for command in self.commands:
             self.tree.add_command(command)

@@ -4,7 +4,6 @@ game goes and, at the end, its result."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Protocol
 
@@ -14,6 +13,7 @@ import discord
 from bot import embeds, ui, views
 from bot.i18n import t
 from bot.store import GameRow, Store, StoreError
+from bot.writing import Writer
 from engine import State, edition_of
 from engine.rules import standings
 
@@ -25,6 +25,7 @@ class Host(Protocol):
     """What this module needs of the Discord client (`bot.client.TuristaBot`)."""
 
     store: Store
+    writes: Writer
 
     def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
                                 type: discord.ChannelType | None = None) -> discord.PartialMessageable: ...
@@ -45,7 +46,7 @@ async def open_thread(bot: Host, row: GameRow, lobby_id: int, lang: str) -> tupl
         log.warning("game %d: no thread, the game stays in channel %d: %s", row.id, row.channel_id, error)
         why = "lobby.no_thread_permission" if isinstance(error, discord.Forbidden) else "lobby.no_thread_error"
         return None, t(lang, "lobby.no_thread", why=t(lang, why))
-    await asyncio.to_thread(bot.store.set_thread, row.id, thread.id)
+    await bot.writes(bot.store.set_thread, row.id, thread.id)
     log.info("game %d: played in thread %d", row.id, thread.id)
     return thread.id, ""
 
@@ -89,6 +90,6 @@ async def show_in_lobby(bot: Host, row: GameRow, lang: str, line: str) -> None:
 async def remember_lobby(bot: Host, row: GameRow, lobby_id: int) -> None:
     """The lobby message outlives the lobby: its id is kept to show the game's state and result there."""
     try:
-        await asyncio.to_thread(bot.store.posted, row.id, "lobby", row.channel_id, lobby_id, 0)
+        await bot.writes(bot.store.posted, row.id, "lobby", row.channel_id, lobby_id, 0)
     except StoreError as error:
         log.warning("game %d: the lobby message's id was not kept: %s", row.id, error.code)

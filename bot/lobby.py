@@ -123,7 +123,7 @@ async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str |
     if row.table_message_id is None:
         message = await bot.get_partial_messageable(row.channel_id).send(
             embed=embed, view=view, allowed_mentions=ui.NO_MENTIONS)
-        await asyncio.to_thread(bot.store.set_table_message, row.id, message.id)
+        await bot.writes(bot.store.set_table_message, row.id, message.id)
     if note is not None:
         await say(interaction, note or t(lang_of(interaction), "done"))
 
@@ -149,9 +149,9 @@ async def create(interaction: discord.Interaction, edition: str, time_limit: int
     await interaction.response.defer(thinking=True)
     async with bot.sessions.lock_for(interaction.channel_id):
         try:
-            gid = await asyncio.to_thread(bot.store.create_game, interaction.guild_id, interaction.channel_id,
-                                          interaction.user.id, edition, settings, seed,
-                                          host_name=player_name(interaction.user))
+            gid = await bot.writes(bot.store.create_game, interaction.guild_id, interaction.channel_id,
+                                   interaction.user.id, edition, settings, seed,
+                                   host_name=player_name(interaction.user))
             row = await asyncio.to_thread(bot.store.game, gid)
         except StoreError as error:
             # The "thinking…" message was public; the refusal is for the person alone.
@@ -165,7 +165,7 @@ async def create(interaction: discord.Interaction, edition: str, time_limit: int
         message = await interaction.edit_original_response(content=None, embed=embeds.lobby(row, lang),
                                                            view=views.lobby_view(row, lang),
                                                            allowed_mentions=ui.NO_MENTIONS)
-        await asyncio.to_thread(bot.store.set_table_message, gid, message.id)
+        await bot.writes(bot.store.set_table_message, gid, message.id)
     log.info("game %d: lobby opened in channel %d (%s)", gid, interaction.channel_id, edition)
 
 
@@ -187,7 +187,7 @@ async def join(interaction: discord.Interaction, gid: int | None = None) -> None
             return
         try:
             name = names.unique(player_name(interaction.user), [s.name for s in row.seats])
-            await asyncio.to_thread(bot.store.add_seat, row.id, interaction.user.id, name)
+            await bot.writes(bot.store.add_seat, row.id, interaction.user.id, name)
         except StoreError as error:
             await refuse(interaction, seat_refusal(error))
             return
@@ -210,13 +210,13 @@ async def leave(interaction: discord.Interaction, gid: int | None = None) -> Non
         if row is None:
             return
         was_host = row.host_id == interaction.user.id
-        if not await asyncio.to_thread(bot.store.remove_seat, row.id, interaction.user.id):
+        if not await bot.writes(bot.store.remove_seat, row.id, interaction.user.id):
             await refuse(interaction, "not_seated")
             return
         row = await asyncio.to_thread(bot.store.game, row.id)
         if not any(s.user_id for s in row.seats):
             # The last person left: nobody is left to start it, so the table closes.
-            await asyncio.to_thread(bot.store.set_status, row.id, "abandoned")
+            await bot.writes(bot.store.set_status, row.id, "abandoned")
             await close_lobby(interaction, row, t(bot.table_lang(interaction), "lobby.closed_empty"))
             return
         note = t(lang_of(interaction), "lobby.left")
@@ -250,7 +250,7 @@ async def add_computer(interaction: discord.Interaction, level: str, gid: int | 
         taken = [s.name for s in row.seats]
         name = next((n for n in COMPUTER_NAMES if names.unique(n, taken) == n), f"CPU {len(row.seats) + 1}")
         try:
-            await asyncio.to_thread(bot.store.add_seat, row.id, None, name, level)
+            await bot.writes(bot.store.add_seat, row.id, None, name, level)
         except StoreError as error:
             await refuse(interaction, seat_refusal(error))
             return
@@ -271,7 +271,7 @@ async def kick(interaction: discord.Interaction, user: discord.abc.User) -> None
         row = await managed_lobby_row(interaction)
         if row is None:
             return
-        removed = await asyncio.to_thread(bot.store.remove_seat, row.id, user.id)
+        removed = await bot.writes(bot.store.remove_seat, row.id, user.id)
         if not removed:
             await refuse(interaction, "not_seated")
             return
@@ -309,7 +309,7 @@ async def drop_computer(interaction: discord.Interaction, gid: int) -> None:
         if seat is None:
             await refuse(interaction, "not_seated")
             return
-        await asyncio.to_thread(bot.store.remove_seat_at, row.id, seat.seat)
+        await bot.writes(bot.store.remove_seat_at, row.id, seat.seat)
         row = await asyncio.to_thread(bot.store.game, row.id)
         await show_lobby(interaction, row, t(lang_of(interaction), "lobby.kicked", name=seat.name))
 
@@ -340,12 +340,12 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
         if minutes:
             # The game's clock is part of its settings; `deadline` is the clock of each decision.
             ends_at = time.time() + minutes * bot.config.minute
-            await asyncio.to_thread(bot.store.update_settings, row.id, {**row.settings, "ends_at": ends_at})
+            await bot.writes(bot.store.update_settings, row.id, {**row.settings, "ends_at": ends_at})
         # The first decision's clock is saved with the start, like every later one with its action.
         timeout = float(row.settings.get("turn_timeout", 0) or 0) * bot.config.time_scale
         person_first = any(not row.seats[s].computer for s in state.seat_to_act())
         deadline = time.time() + timeout if timeout and person_first else None
-        await asyncio.to_thread(bot.store.start_game, row.id, state, events, deadline=deadline)
+        await bot.writes(bot.store.start_game, row.id, state, events, deadline=deadline)
         lang = bot.table_lang(interaction)
         await images.warm_up(state.edition, lang, table=row.id)
         started = t(lang, "lobby.started")
@@ -412,7 +412,7 @@ async def end(interaction: discord.Interaction) -> None:
             row = await managed_lobby_row(interaction, row.id)
             if row is None:
                 return
-            await asyncio.to_thread(bot.store.set_status, row.id, "abandoned")
+            await bot.writes(bot.store.set_status, row.id, "abandoned")
             await close_lobby(interaction, row, t(bot.table_lang(interaction), "lobby.cancelled"))
         return
     # Ending a game in play cannot be undone: ask once more, privately.
@@ -478,7 +478,7 @@ async def change_setting(interaction: discord.Interaction, gid: int, what: str, 
         except ValueError:  # only a modified client sends what the select did not offer
             await refuse(interaction, "invalid")
             return
-        await asyncio.to_thread(bot.store.update_settings, row.id, settings)
+        await bot.writes(bot.store.update_settings, row.id, settings)
         row = await asyncio.to_thread(bot.store.game, row.id)
         await show_lobby(interaction, row, None)
         summary = "\n".join(views.settings_summary(row.settings, row.edition, lang))
