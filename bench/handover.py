@@ -28,50 +28,48 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from bench.store import sample_game  # noqa: E402
 from bot.client import WORKER_THREADS  # noqa: E402
 from bot.run import event_loop_factory  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.store.synthetic import choose  # noqa: E402
 from bot.writing import Writer  # noqa: E402
 
-EDITIONS = ("turismundo", "mundial", "monopolio")
+SETUP_SEED, MOVES_SEED, MAX_TURNS = 1, 2, 200
 Move = tuple[int, int, engine.Action, list[dict], engine.State]
 
 
-def games(writes: int) -> list[tuple[str, list[str], int, list[Move]]]:
-    """Sample games (edition, names, seed, moves) with `writes` moves in all; a move names its game by index."""
-    rng = random.Random(1)
-    found: list[tuple[str, list[str], int, list[Move]]] = []
-    count = 0
-    while count < writes:
-        edition, names, seed = rng.choice(EDITIONS), ["Ana", "Beto", "Cata"], rng.randrange(2**31)
-        state, _ = engine.new_game(edition, names, seed, engine.Settings(max_turns=200))
-        moves: list[Move] = []
-        while count < writes and (action := choose(state, rng)) is not None:
-            new, events = engine.apply(state, action)
-            moves.append((len(found), state.version, action, events, new))
-            state, count = new, count + 1
-        found.append((edition, names, seed, moves))
-    return found
+def start_games(store: Store, count: int) -> list[int]:
+    """The same `count` sample games started in `store`, whichever store it is."""
+    rng = random.Random(SETUP_SEED)
+    return [sample_game(store, channel, rng, MAX_TURNS)[0] for channel in range(1, count + 1)]
 
 
-async def one_pass(way: str, sample: list[tuple[str, list[str], int, list[Move]]], folder: str) -> float:
+def sample(folder: str, writes: int) -> tuple[int, list[Move]]:
+    """`writes` moves of sample games (the games' count, and each move with the index of its game)."""
+    rng = random.Random(SETUP_SEED)
+    moves_rng = random.Random(MOVES_SEED)
+    moves: list[Move] = []
+    games = 0
+    with Store(os.path.join(folder, "sample.db")) as store:
+        while len(moves) < writes:
+            games += 1
+            _, state = sample_game(store, games, rng, MAX_TURNS)
+            while len(moves) < writes and (action := choose(state, moves_rng)) is not None:
+                new, events = engine.apply(state, action)
+                moves.append((games - 1, state.version, action, events, new))
+                state = new
+    return games, moves
+
+
+async def one_pass(way: str, games: int, moves: list[Move], folder: str) -> float:
     """CPU seconds per write of one pass, into a fresh file."""
-    path = os.path.join(folder, f"{way}-{time.monotonic_ns()}.db")
-    store = Store(path)
+    store = Store(os.path.join(folder, f"{way}-{time.monotonic_ns()}.db"))
     loop = asyncio.get_running_loop()
     pool = ThreadPoolExecutor(max_workers=WORKER_THREADS)
     loop.set_default_executor(pool)
     writer = Writer(store.write_concurrency)
-    ids = []
-    for k, (edition, names, seed, _) in enumerate(sample):
-        gid = store.create_game(1, k + 1, 100, edition, {"max_turns": 200}, seed)
-        for i, name in enumerate(names):
-            store.add_seat(gid, 100 + i, name)
-        state, events = engine.new_game(edition, names, seed, store.game(gid).engine_settings())
-        store.start_game(gid, state, events)
-        ids.append(gid)
-    moves = [move for *_, game_moves in sample for move in game_moves]
+    ids = start_games(store, games)
     start = time.process_time()
     for index, version, action, events, new in moves:
         args: tuple[Any, ...] = (ids[index], version, 100, action, events, new)
@@ -95,15 +93,15 @@ def main() -> None:
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[-1]})  # the loop and the threads share a core
-    sample = games(args.writes)
     ways = ("loop", "to_thread", "writer")
     spent: dict[str, list[float]] = {way: [] for way in ways}
     factory = event_loop_factory()
     with tempfile.TemporaryDirectory() as folder:
+        games, moves = sample(folder, args.writes)
         for _ in range(args.runs):
             for way in ways:
                 with asyncio.Runner(loop_factory=factory) as runner:
-                    spent[way].append(runner.run(one_pass(way, sample, folder)))
+                    spent[way].append(runner.run(one_pass(way, games, moves, folder)))
     us = {way: round(1e6 * statistics.median(values), 1) for way, values in spent.items()}
     print(json.dumps({"writes": args.writes, "runs": args.runs, "cpu_us_per_write": us,
                       "writer_saves_us": round(us["to_thread"] - us["writer"], 1)}))

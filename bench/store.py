@@ -29,7 +29,8 @@ from bot.store.synthetic import choose  # noqa: E402
 EDITIONS = ("turismundo", "mundial", "monopolio")
 
 
-def _new_game(store: Store, channel: int, rng: random.Random, max_turns: int) -> tuple[int, engine.State]:
+def sample_game(store: Store, channel: int, rng: random.Random, max_turns: int) -> tuple[int, engine.State]:
+    """A game started in `store` in `channel`: two to four seats, its edition and seed drawn from `rng`."""
     names = ["Ana", "Beto", "Cata", "Dani"][: rng.randint(2, 4)]
     settings = {"max_turns": max_turns}
     gid = store.create_game(1, channel, 100, rng.choice(EDITIONS), settings, rng.randrange(2**31))
@@ -51,7 +52,7 @@ def action_times(
         channel = 0
         while len(times) < actions:
             channel += 1
-            gid, state = _new_game(store, channel, rng, max_turns=200)
+            gid, state = sample_game(store, channel, rng, max_turns=200)
             while len(times) < actions and (action := choose(state, rng)) is not None:
                 new, events = engine.apply(state, action)
                 start = time.perf_counter()
@@ -67,7 +68,7 @@ def load_time(folder: Path, games: int = 1000) -> float:
     path = folder / "load.db"
     with Store(path, synchronous="OFF") as store:  # filling only: durability is not what is measured
         for channel in range(games):
-            gid, state = _new_game(store, channel, rng, max_turns=0)
+            gid, state = sample_game(store, channel, rng, max_turns=0)
             for _ in range(rng.randint(0, 60)):
                 action = choose(state, rng)
                 if action is None:
@@ -95,7 +96,7 @@ def bytes_per_game(folder: Path, games: int = 4, turns: int = 300) -> tuple[floa
         channel = 0
         while len(kept) < games:
             channel += 1
-            gid, state = _new_game(store, channel, rng, max_turns=turns)
+            gid, state = sample_game(store, channel, rng, max_turns=turns)
             while (action := choose(state, rng)) is not None:
                 new, events = engine.apply(state, action)
                 store.apply(gid, state.version, None, action, events, new)
