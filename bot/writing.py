@@ -4,7 +4,7 @@ A SQLite store has one writing connection, and its writes wait for each other th
 default pool (`asyncio.to_thread`) buys no concurrency, only a dearer hand-over (a copy of the context, a
 future of each kind chained to the other, a wake-up of whichever idle thread of the pool). Here a write is
 put in a queue that one thread reads, and its result handed back to the event loop in one call: a move's
-write then takes about 40 % less CPU than through the pool (`python bench/handover.py`). Every write of the
+write then takes about a third less CPU than through the pool (`python bench/handover.py`). Every write of the
 bot goes this way; a PostgreSQL store, whose pool takes writes side by side, gets a writer thread per
 connection.
 
