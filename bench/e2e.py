@@ -61,7 +61,7 @@ from bench.harness import (  # noqa: E402
     thread_cpu_seconds,
     workers_idle,
 )
-from bot import ids  # noqa: E402
+from bot.face import ids  # noqa: E402
 from bot.store import Store  # noqa: E402
 from engine import State  # noqa: E402
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser  # noqa: E402

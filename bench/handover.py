@@ -1,6 +1,6 @@
 """CPU time of a store write made for the event loop: in the loop itself, through the default thread pool
 (`asyncio.to_thread`, as many threads as the bot gives it), or through the bot's writer thread
-(`bot.writing.Writer`).
+(`bot.table.writing.Writer`).
 
     python bench/handover.py [--runs 5] [--writes 2000]
 
@@ -33,7 +33,7 @@ from bot.client import WORKER_THREADS  # noqa: E402
 from bot.run import event_loop_factory  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.store.synthetic import choose  # noqa: E402
-from bot.writing import Writer  # noqa: E402
+from bot.table.writing import Writer  # noqa: E402
 
 SETUP_SEED, MOVES_SEED, MAX_TURNS = 1, 2, 200
 Move = tuple[int, int, engine.Action, list[dict], engine.State]

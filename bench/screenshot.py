@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from PIL import Image  # noqa: E402
 
 from bench.harness import bot_environment, launch_bot, stop_bot  # noqa: E402
-from bot import ids  # noqa: E402
+from bot.face import ids  # noqa: E402
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
 from fakediscord.screenshot import screenshot  # noqa: E402
 

@@ -1,6 +1,6 @@
-"""CPU time of a table's buttons (`bot.views.table_view`) over every position of sample games.
+"""CPU time of a table's buttons (`bot.face.buttons.table_view`) over every position of sample games.
 
-    python bench/views.py [--runs 5]
+    python bench/buttons.py [--runs 5]
 
 Prints one JSON line: the mean CPU time per position of `table_view` with the JSON it sends
 (`as_discord_py_views_ms`: the same buttons made and sent as discord.py's `ui.Button`s in a `ui.View`, as
@@ -28,7 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord  # noqa: E402
 
-from bot import ids, ui, views  # noqa: E402
+from bot.face import (
+    buttons,  # noqa: E402
+    components,
+    ids,
+)
 from engine import State, apply_inplace, clone, legal_actions, legal_kinds  # noqa: E402
 from render.sample import play, simple_choice  # noqa: E402
 
@@ -60,10 +64,10 @@ def per_position_ms(states: list[State], works: list[Callable[[State], object]],
 
 
 def discord_py_button(button: dict[str, Any]) -> discord.ui.Button:
-    """A button of `ui.Rows` made as `ui.button` makes one."""
+    """A button of `components.Rows` made as `components.button` makes one."""
     cid = ids.parse(button["custom_id"])
     assert cid is not None
-    return ui.button(cid.game, cid.version, cid.verb, button["label"], arg=cid.arg, row=button["row"],
+    return components.button(cid.game, cid.version, cid.verb, button["label"], arg=cid.arg, row=button["row"],
                      style=discord.ButtonStyle(button["style"]), emoji=(button.get("emoji") or {}).get("name"),
                      disabled=button["disabled"])
 
@@ -82,16 +86,16 @@ def main() -> None:
 
     def as_the_table_asks(st: State) -> object:
         # The seat to act in full; the others only about the kinds not found yet.
-        return views._kinds_of_anyone(st, legal_kinds(st, st.current))
+        return buttons._kinds_of_anyone(st, legal_kinds(st, st.current))
 
     def as_sent(st: State) -> object:
-        rows = views.table_view(1, st, "es")
+        rows = buttons.table_view(1, st, "es")
         return rows and rows.to_components()
 
     def as_discord_py_views(st: State) -> object:
         # The same buttons made as discord.py's `ui.Button`s in a `ui.View`, then sent.
-        rows = views.table_view(1, st, "es")
-        return rows and ui.view(*(discord_py_button(b) for b in rows.buttons)).to_components()
+        rows = buttons.table_view(1, st, "es")
+        return rows and components.view(*(discord_py_button(b) for b in rows.buttons)).to_components()
 
     table, as_views, listed, found, asked = per_position_ms(
         states, [as_sent, as_discord_py_views, every_action, kinds, as_the_table_asks], args.runs)

@@ -1,4 +1,4 @@
-"""CPU time of a table message's request body: aiohttp's FormData (discord.py's way) against `bot.wire`.
+"""CPU time of a table message's request body: aiohttp's FormData (discord.py's way) against `bot.face.wire`.
 
     python bench/wire.py [--runs 7] [--messages 2000]
 
@@ -27,7 +27,11 @@ import aiohttp  # noqa: E402
 import discord  # noqa: E402
 from discord.http import handle_message_parameters  # noqa: E402
 
-from bot import embeds, views, wire  # noqa: E402
+from bot.face import (
+    buttons,
+    embeds,
+    wire,  # noqa: E402
+)
 from engine import apply_inplace, clone  # noqa: E402
 from render import board  # noqa: E402
 from render.sample import play, simple_choice  # noqa: E402
@@ -54,7 +58,7 @@ def table_message() -> dict[str, Any]:
         apply_inplace(st, action)
     content, embed = embeds.table(st, [], [], "es", live=True, game=1)
     picture = board(st, "es")
-    return {"content": content, "embed": embed, "view": views.table_view(1, st, "es"),
+    return {"content": content, "embed": embed, "view": buttons.table_view(1, st, "es"),
             "file": discord.File(io.BytesIO(picture), filename="board.png"), "nonce": "turista-bench"}
 
 

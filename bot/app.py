@@ -7,10 +7,10 @@ router) that reach the client through `interaction.client`; the slash commands; 
 
 from __future__ import annotations
 
-from bot import router
 from bot.client import TuristaBot
 from bot.commands import all_commands
 from bot.config import Config
+from bot.handlers import router
 
 
 def build_bot(config: Config) -> TuristaBot:

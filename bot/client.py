@@ -14,14 +14,14 @@ from concurrent.futures import ThreadPoolExecutor
 import discord
 from discord import app_commands
 
-from bot import images
 from bot.config import Config
-from bot.i18n import CatalogueTranslator, lang_of
-from bot.replies import say
-from bot.session import Sessions
-from bot.status import status_line
+from bot.face.i18n import CatalogueTranslator, lang_of
+from bot.face.replies import say
+from bot.monitor import status_line
+from bot.pictures import pool
 from bot.store import Store, StoreError
-from bot.writing import Writer
+from bot.table.session import Sessions
+from bot.table.writing import Writer
 from engine.i18n import language_of
 
 log = logging.getLogger("turista.bot")
@@ -58,7 +58,7 @@ class Tree(app_commands.CommandTree["TuristaBot"]):
             log.warning("store error in /%s: %s", interaction.command and interaction.command.qualified_name,
                         original.code)
         else:
-            from bot.i18n import t
+            from bot.face.i18n import t
 
             message = "⚠️ " + t(lang, "error.internal")
             log.error("command /%s failed", interaction.command and interaction.command.qualified_name,
@@ -93,16 +93,16 @@ class TuristaBot(discord.AutoShardedClient):
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        # Store calls run in threads. Writes go to the store's writer threads (`bot.writing`), where a write
+        # Store calls run in threads. Writes go to the store's writer threads (`bot.table.writing`), where a write
         # waiting for another process's lock waits up to the busy timeout; the reads an answer waits for have
-        # threads of their own (`bot.reading`), never behind a write; other reads the default pool, with enough
+        # threads of their own (`bot.table.reading`), never behind a write; other reads the default pool, with enough
         # threads that a few slow ones never queue up the others.
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="turista-worker"))
         self.store = await asyncio.to_thread(Store, self.config.db)
         self.writes = Writer(self.store.write_concurrency)
         # The picture workers start (and warm up, at a lower priority) while the commands sync.
-        images.start(self.config.render_workers)
+        pool.start(self.config.render_workers)
         if self.config.shards and self.store.kind == "sqlite":
             # A file of this process's own keeps its new game ids apart from other processes' files, so
             # the files can later be split or merged (resharding). Harmless on a file several share.
@@ -161,7 +161,7 @@ class TuristaBot(discord.AutoShardedClient):
                 await say(interaction, "⚠️ " + text(lang_of(interaction), f"error.{error.code}"))
             except Exception:
                 log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
-                from bot.i18n import t
+                from bot.face.i18n import t
 
                 with contextlib.suppress(discord.HTTPException):
                     await say(interaction, "⚠️ " + t(lang_of(interaction), "error.internal"))
@@ -176,7 +176,7 @@ class TuristaBot(discord.AutoShardedClient):
         if self.status_reports is not None:
             self.status_reports.cancel()
         await self.sessions.close()
-        images.shutdown()
+        pool.shutdown()
         await super().close()
         writes = getattr(self, "writes", None)
         if writes is not None:

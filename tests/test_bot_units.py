@@ -13,11 +13,11 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot import ids, ui
-from bot.computer import fallback
 from bot.config import load_config
-from bot.i18n import CatalogueTranslator
-from bot.trades import parse_amount
+from bot.face import components, ids
+from bot.face.i18n import CatalogueTranslator
+from bot.handlers.trades import parse_amount
+from bot.table.computers import fallback
 from engine import Action, apply_inplace, clone, edition_of, new_game, refusal
 from engine.i18n import catalogue
 
@@ -111,7 +111,7 @@ def test_command_names_translate_for_spanish_and_english_locales() -> None:
 
 def test_fit_keeps_the_newest_lines_within_discord_limit() -> None:
     lines = [f"line {i} " + "x" * 90 for i in range(100)]
-    text = ui.fit(lines, head="HEAD", tail="TAIL")
+    text = components.fit(lines, head="HEAD", tail="TAIL")
     assert len(text) <= 2000 and text.startswith("HEAD") and text.endswith("TAIL") and "line 99" in text
     assert "line 0 " not in text
 
@@ -138,7 +138,7 @@ def test_computer_fallback_only_plays_legal_moves(edition: str) -> None:
 
 
 def test_a_turn_ends_by_itself_only_when_ending_it_is_all_that_is_left() -> None:
-    from bot.computer import ends_by_itself
+    from bot.table.computers import ends_by_itself
     from engine.state import Debt
 
     # `mundial` with every title still the bank's (a lost turn in Oceanía, say): the trading window is shut,
@@ -161,7 +161,7 @@ def test_a_turn_ends_by_itself_only_when_ending_it_is_all_that_is_left() -> None
 
 
 def test_club_loan_menu_lists_the_blocks_a_member_may_borrow_for() -> None:
-    from bot.views import menu_select
+    from bot.face.buttons import menu_select
     from engine.board import club_loans
 
     st, _ = new_game("turismundo", ["A", "B"], seed=3)
@@ -182,7 +182,7 @@ def test_club_loan_menu_lists_the_blocks_a_member_may_borrow_for() -> None:
 
 
 def test_every_refusal_of_the_bot_has_a_text() -> None:
-    from bot.replies import BOT_ERRORS
+    from bot.face.replies import BOT_ERRORS
 
     for lang in ("es", "en"):
         texts = catalogue(lang)
@@ -190,7 +190,7 @@ def test_every_refusal_of_the_bot_has_a_text() -> None:
 
 
 def test_house_rule_choices_fold_into_settings_and_refuse_the_rest() -> None:
-    from bot.lobby import apply_choice
+    from bot.handlers.lobby import apply_choice
     from bot.store import engine_settings
 
     settings: dict[str, object] = {"turn_timeout": 0}
@@ -210,29 +210,29 @@ def test_house_rule_choices_fold_into_settings_and_refuse_the_rest() -> None:
 async def test_pictures_in_a_worker_process_are_drawn_once_per_board() -> None:
     """The pool draws in another process; a board already drawn comes back without drawing; an edit of a
     table that shows this very board keeps its attachment."""
-    from bot import images
+    from bot.pictures import pool
     from engine import new_game
 
-    pictures = images.start(1, warm=False)
+    pictures = pool.start(1, warm=False)
     try:
         st, _ = new_game("turismundo", ["Ana", "Beto"], seed=2)
         key, png = await pictures.board(st, "es", table=7)
         assert png.startswith(b"\x89PNG")
-        assert await images.board_if_changed(st, "es", table=7) is None
+        assert await pool.board_if_changed(st, "es", table=7) is None
         st.seats[0].pos = 5
-        changed = await images.board_if_changed(st, "es", table=7)
+        changed = await pool.board_if_changed(st, "es", table=7)
         assert changed is not None and changed.fp.read() != png
         deed = await pictures.deed("turismundo", 1, st, "en", table=7)
         assert deed.startswith(b"\x89PNG")
     finally:
-        images.shutdown()
-        images.start(0)
+        pool.shutdown()
+        pool.start(0)
 
 
 # -- the rules to the letter at the table ------------------------------------------------------------------
 
 
-def _components(view: ui.Rows | None) -> list[tuple[str, str, str]]:
+def _components(view: components.Rows | None) -> list[tuple[str, str, str]]:
     """(verb, arg, label) of each component of a table's buttons, as Discord gets them."""
     assert view is not None
     out = []
@@ -245,7 +245,7 @@ def _components(view: ui.Rows | None) -> list[tuple[str, str, str]]:
 
 
 def test_the_lobby_offers_the_modern_rulebook_switches_off_in_mundial_and_on_elsewhere() -> None:
-    from bot.views import TOGGLES, settings_summary, toggle_value
+    from bot.face.buttons import TOGGLES, settings_summary, toggle_value
     from engine import load
 
     switches = ("doubles_roll_again", "three_doubles_jail", "auction_on_decline", "mortgage_interest", "even_building")
@@ -260,7 +260,7 @@ def test_the_lobby_offers_the_modern_rulebook_switches_off_in_mundial_and_on_els
 def test_debt_panel_says_what_can_still_be_raised_and_offers_bankruptcy_only_when_it_is_not_enough() -> None:
     from rulekit import game, own, roll
 
-    from bot.views import prompt, table_view
+    from bot.face.buttons import prompt, table_view
 
     st = own(game(), 1, 6, 7, 9)
     own(st, 0, 12)
@@ -277,7 +277,7 @@ def test_debt_panel_says_what_can_still_be_raised_and_offers_bankruptcy_only_whe
 def test_a_creditor_decides_on_inherited_mortgages_with_buttons() -> None:
     from rulekit import act, game, own, roll
 
-    from bot.views import prompt, table_view
+    from bot.face.buttons import prompt, table_view
 
     st = own(game(players=3), 1, 6, 7, 9)
     own(st, 0, 12, 14)
@@ -297,7 +297,7 @@ def test_a_creditor_decides_on_inherited_mortgages_with_buttons() -> None:
 def test_monopolio_debt_panel_hands_a_mortgaged_title_to_the_bank() -> None:
     from rulekit import game, own, roll
 
-    from bot.views import menu_select, table_view
+    from bot.face.buttons import menu_select, table_view
 
     st = own(game("monopolio", players=3), 1, 37)
     own(st, 0, 39)
@@ -317,8 +317,8 @@ def test_the_trade_builder_warns_of_a_gift_or_a_loan_before_it_is_sent() -> None
 
     from rulekit import game, own
 
-    from bot.draft import Draft
-    from bot.trades import builder
+    from bot.handlers.trades import builder
+    from bot.table.draft import Draft
 
     st = own(game(), 0, 7)
     session = SimpleNamespace(state=st, gid=1)
@@ -333,13 +333,13 @@ def test_the_trade_builder_warns_of_a_gift_or_a_loan_before_it_is_sent() -> None
 
 
 def test_the_lobby_line_names_the_winner_or_who_ended_the_game() -> None:
-    from bot import game_thread
+    from bot.face import threads
 
     st, _ = new_game("turismundo", ["Ana", "Beto"], seed=3)
-    ended = game_thread.result(st, "es", "Ana")
+    ended = threads.result(st, "es", "Ana")
     assert ended.startswith("🏁 Ana terminó la partida en el turno") and "a la cabeza:" in ended
     st.winner, st.phase = 1, "over"
-    assert game_thread.result(st, "en") == f"🏆 Beto won the game ({st.turn} turns)."
+    assert threads.result(st, "en") == f"🏆 Beto won the game ({st.turn} turns)."
 
 
 class _Response:
@@ -363,7 +363,7 @@ class _Click:
 
 
 async def test_a_click_answered_by_its_message_edit_is_never_deferred() -> None:
-    from bot.replies import ClickAnswer
+    from bot.face.replies import ClickAnswer
 
     click = _Click()
     answer = ClickAnswer(click, within=0.05)  # type: ignore[arg-type]
@@ -375,7 +375,7 @@ async def test_a_click_answered_by_its_message_edit_is_never_deferred() -> None:
 
 
 async def test_a_click_not_answered_in_time_is_deferred_once() -> None:
-    from bot.replies import ClickAnswer
+    from bot.face.replies import ClickAnswer
 
     click = _Click()
     answer = ClickAnswer(click, within=0.02)  # type: ignore[arg-type]
@@ -388,7 +388,7 @@ async def test_a_click_not_answered_in_time_is_deferred_once() -> None:
 
 
 async def test_an_action_that_edits_another_message_defers_the_click_at_its_end() -> None:
-    from bot.replies import ClickAnswer
+    from bot.face.replies import ClickAnswer
 
     click = _Click()
     answer = ClickAnswer(click, within=5.0)  # type: ignore[arg-type]
@@ -400,7 +400,7 @@ async def test_an_action_that_edits_another_message_defers_the_click_at_its_end(
 
 @pytest.mark.parametrize("edition", ["turismundo", "monopolio"])
 def test_the_table_menus_offer_what_any_seat_may_do(edition: str) -> None:
-    from bot.views import OFFERED_TO_ANYONE, _kinds_of_anyone
+    from bot.face.buttons import OFFERED_TO_ANYONE, _kinds_of_anyone
     from engine import apply_inplace, clone, legal_kinds
     from render.sample import play, simple_choice
 
@@ -442,7 +442,7 @@ def test_a_click_reaches_discord_py_without_the_clicked_messages_embeds_and_comp
 
 
 def test_the_tables_buttons_are_the_json_discord_py_would_send_for_them() -> None:
-    from bot.views import table_view
+    from bot.face.buttons import table_view
     from render.sample import play, simple_choice
 
     first, steps = play("turismundo", seed=5, turns=10_000, choose=simple_choice)
@@ -458,9 +458,9 @@ def test_the_tables_buttons_are_the_json_discord_py_would_send_for_them() -> Non
             cid = ids.parse(button["custom_id"])
             assert cid is not None
             emoji = button.get("emoji", {}).get("name")
-            same.append(ui.button(cid.game, cid.version, cid.verb, button["label"], arg=cid.arg, row=button["row"],
-                                  style=discord.ButtonStyle(button["style"]), emoji=emoji,
-                                  disabled=button["disabled"]))
-        assert rows.to_components() == ui.view(*same).to_components(), st.version
+            same.append(components.button(cid.game, cid.version, cid.verb, button["label"], arg=cid.arg,
+                                          row=button["row"], style=discord.ButtonStyle(button["style"]),
+                                          emoji=emoji, disabled=button["disabled"]))
+        assert rows.to_components() == components.view(*same).to_components(), st.version
         checked += 1
     assert checked > 20

@@ -73,7 +73,7 @@ def bot_import_graph() -> dict[str, set[str]]:
                 if node.level:
                     anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                     base = ".".join([*anchor, base] if base else anchor)
-                # `from bot import router` imports the module bot.router, not only the package.
+                # `from bot import router` imports the module bot.handlers.router, not only the package.
                 targets |= {f"{base}.{alias.name}" if f"{base}.{alias.name}" in paths else base for alias in node.names}
         graph[name] = {t for t in targets if t in paths and t != name}
     return graph
@@ -106,8 +106,8 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_bot_modules_import_each_other_without_cycles() -> None:
     graph = bot_import_graph()
-    assert {"bot.client", "bot.session", "bot.router", "bot.commands.game"} <= graph.keys()
-    assert "bot.session" in graph["bot.client"]  # the graph sees plain imports
+    assert {"bot.client", "bot.table.session", "bot.handlers.router", "bot.commands.game"} <= graph.keys()
+    assert "bot.table.session" in graph["bot.client"]  # the graph sees plain imports
     cycle = find_cycle(graph)
     assert cycle is None, " -> ".join(cycle or [])
 
@@ -125,8 +125,9 @@ def test_the_client_and_sessions_know_no_handler() -> None:
                 todo.append(target)
         return seen
 
-    handlers = {"bot.lobby", "bot.play", "bot.trades", "bot.router", "bot.commands", "bot.app"}
-    for bottom in ("bot.client", "bot.session"):
+    handlers = {"bot.handlers.lobby", "bot.handlers.acting", "bot.handlers.trades", "bot.handlers.router",
+                "bot.commands", "bot.app"}
+    for bottom in ("bot.client", "bot.table.session"):
         assert not below(bottom) & handlers, (bottom, sorted(below(bottom) & handlers))
 
 

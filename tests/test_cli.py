@@ -15,7 +15,7 @@ import pytest
 
 import engine
 from bot import cli
-from bot.status import age, status_line
+from bot.monitor import age, status_line
 from bot.store import Activity, Store, StoreError
 from bot.store.synthetic import choose
 

@@ -1,4 +1,4 @@
-"""The embeds of every public message (`bot.embeds`): Discord's limits, the seats' colours, both languages."""
+"""The embeds of every public message (`bot.face.embeds`): Discord's limits, the seats' colours, both languages."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from rulekit import act, own, roll
 from rulekit import game as rule_game
 
-from bot import embeds
+from bot.face import embeds
 from bot.store import GameRow, SeatRow
 from engine import Action, State, apply, new_game
 from engine.actions import Offer, Trade

@@ -7,7 +7,7 @@ import unicodedata
 
 import pytest
 
-from bot.names import MAX_LENGTH, ZWSP, clean, inert, player_name, safe, unique
+from bot.table.names import MAX_LENGTH, ZWSP, clean, inert, player_name, safe, unique
 
 # What Discord would turn into a pill, a ping, a link or formatting in message text.
 MENTION = re.compile(r"<(@[!&]?|#|/[\w -]+:|t:|a?:\w+:)\d*")

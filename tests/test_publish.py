@@ -14,10 +14,10 @@ import discord
 import pytest
 from discord.http import Route
 
-from bot import images
-from bot.publish import Publisher, nonce
+from bot.face.publisher import Publisher, nonce
+from bot.pictures import pool
 from bot.store import GameRow, SeatRow, Store
-from bot.writing import Writer
+from bot.table.writing import Writer
 from engine import State, apply, legal_actions, new_game
 from tests.test_wire import read_back
 
@@ -134,9 +134,9 @@ def no_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     async def picture(*_: Any, **__: Any) -> discord.File:
         return discord.File(io.BytesIO(b"png"), filename="board.png")
 
-    monkeypatch.setattr(images, "board_file", picture)
-    monkeypatch.setattr(images, "board_if_changed", picture)
-    monkeypatch.setattr(images, "deed_file", picture)
+    monkeypatch.setattr(pool, "board_file", picture)
+    monkeypatch.setattr(pool, "board_if_changed", picture)
+    monkeypatch.setattr(pool, "deed_file", picture)
 
 
 @pytest.fixture
@@ -239,7 +239,7 @@ async def test_a_message_that_cannot_be_edited_is_replaced(host: Host, status: i
 
 
 async def test_server_errors_are_tried_again(host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.publish.RETRY_DELAYS", (0.0, 0.0, 0.0))
+    monkeypatch.setattr("bot.face.publisher.RETRY_DELAYS", (0.0, 0.0, 0.0))
     owner = a_game(host)
     host.channel.failures += [http_error(503), http_error(500)]
     await Publisher(owner).post_table()  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""The request bodies the game builds itself (`bot.wire`) read back as a server reads them."""
+"""The request bodies the game builds itself (`bot.face.wire`) read back as a server reads them."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from aiohttp.streams import StreamReader
 from aiohttp.test_utils import make_mocked_request
 from discord.http import handle_message_parameters
 
-from bot import wire
+from bot.face import wire
 
 
 async def read_back(body: Any) -> dict[str, tuple[str | None, str | None, bytes]]:

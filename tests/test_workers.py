@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from bot.workers import Worker, WorkerStopped
+from bot.pictures.workers import Worker, WorkerStopped
 
 
 async def test_a_worker_answers_each_call_and_passes_its_errors_back() -> None:
@@ -50,7 +50,7 @@ async def test_a_killed_worker_fails_its_calls_and_the_next_call_starts_another(
 
 
 async def test_a_game_start_warms_up_the_worker_of_its_own_table() -> None:
-    from bot.images import Pictures
+    from bot.pictures.pool import Pictures
 
     calls: list[tuple[int, str]] = []
 
@@ -65,7 +65,7 @@ async def test_a_game_start_warms_up_the_worker_of_its_own_table() -> None:
 
 
 def test_a_table_is_busy_when_its_worker_has_a_queue_of_pictures() -> None:
-    from bot.images import BUSY_BACKLOG, Pictures
+    from bot.pictures.pool import BUSY_BACKLOG, Pictures
 
     class Queue:
         def __init__(self, backlog: int) -> None:
@@ -83,7 +83,7 @@ def test_answers_are_cut_from_the_stream_wherever_its_reads_end() -> None:
     import pickle
     import random
 
-    from bot.workers import HEADER, _Answers
+    from bot.pictures.workers import HEADER, _Answers
 
     class Taker:
         def __init__(self) -> None:

@@ -8,14 +8,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import info, trades
 from bot.client import bot_of
-from bot.i18n import lang_of, ls
-from bot.options import within
-from bot.play import channel_session, confirm_bankrupt, perform
-from bot.replies import refuse
-from bot.router import MAX_BID
-from bot.views import cash
+from bot.commands.options import within
+from bot.face import answers
+from bot.face.buttons import cash
+from bot.face.i18n import lang_of, ls
+from bot.face.replies import refuse
+from bot.handlers import trades
+from bot.handlers.acting import channel_session, confirm_bankrupt, perform
+from bot.handlers.router import MAX_BID
 from engine import Action, legal_actions
 from engine.narrate import square_name
 
@@ -24,11 +25,11 @@ PLAY_COMMANDS: list[app_commands.Command] = []
 
 
 def title_choices(edition: str, squares: list[int], current: str, lang: str) -> list[app_commands.Choice[str]]:
-    wanted = info._fold(current)
+    wanted = answers._fold(current)
     found = []
     for sq in squares:
         name = square_name(edition, sq, lang)
-        if not wanted or wanted in info._fold(name):
+        if not wanted or wanted in answers._fold(name):
             found.append(app_commands.Choice(name=name[:100], value=str(sq)))
     return found[:25]
 
@@ -82,7 +83,7 @@ def _on_title(kind: str, name: str, description: str, *, with_count: bool) -> No
         session = await channel_session(interaction)
         if session is None or session.state is None:
             return
-        square = info.find_square(session.state.edition, property)
+        square = answers.find_square(session.state.edition, property)
         if square is None:
             await refuse(interaction, "unknown_property")
             return

@@ -5,14 +5,16 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot import images, info, lobby
 from bot.client import bot_of
-from bot.i18n import lang_of, ls, t
-from bot.options import within
-from bot.play import channel_session
-from bot.reading import read
-from bot.replies import refuse, say
-from bot.views import DEFAULT_TURN_TIMEOUT, TIME_LIMITS, TURN_TIMEOUTS, cash
+from bot.commands.options import within
+from bot.face import answers
+from bot.face.buttons import DEFAULT_TURN_TIMEOUT, TIME_LIMITS, TURN_TIMEOUTS, cash
+from bot.face.i18n import lang_of, ls, t
+from bot.face.replies import refuse, say
+from bot.handlers import lobby
+from bot.handlers.acting import channel_session
+from bot.pictures import pool
+from bot.table.reading import read
 from engine import available
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.ai.levels import LEVELS as COMPUTER_LEVELS
@@ -96,8 +98,8 @@ async def board(interaction: discord.Interaction) -> None:
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     lang = lang_of(interaction)
-    file = await images.board_file(session.state, lang)
-    await interaction.edit_original_response(content=info.seat_status(session.state, session.state.current, lang),
+    file = await pool.board_file(session.state, lang)
+    await interaction.edit_original_response(content=answers.seat_status(session.state, session.state.current, lang),
                                              attachments=[file], allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -112,12 +114,12 @@ async def status(interaction: discord.Interaction, user: discord.User | None = N
     seat = session.seat_of((user or interaction.user).id)
     if seat is None and user is None:
         # Someone watching: every seat at a glance.
-        await say(interaction, info.overview(session.state, lang_of(interaction)))
+        await say(interaction, answers.overview(session.state, lang_of(interaction)))
         return
     if seat is None:
         await refuse(interaction, "not_a_player")
         return
-    await say(interaction, info.seat_status(session.state, seat, lang_of(interaction)))
+    await say(interaction, answers.seat_status(session.state, seat, lang_of(interaction)))
 
 
 async def any_title(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -125,7 +127,7 @@ async def any_title(interaction: discord.Interaction, current: str) -> list[app_
     edition = session.state.edition if session and session.state else "turismundo"
     from bot.commands.game import title_choices
 
-    return title_choices(edition, info.title_squares(edition), current, lang_of(interaction))
+    return title_choices(edition, answers.title_squares(edition), current, lang_of(interaction))
 
 
 @turista.command(name=ls("property", "property.name"), description=ls("A title deed: prices, rents, owner",
@@ -137,14 +139,15 @@ async def property_(interaction: discord.Interaction, name: str) -> None:
     session = await bot_of(interaction).sessions.for_channel(interaction.channel_id or 0)
     state = session.state if session else None
     edition = state.edition if state else "turismundo"
-    square = info.find_square(edition, name)
+    square = answers.find_square(edition, name)
     if square is None:
         await refuse(interaction, "unknown_property")
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     lang = lang_of(interaction)
-    file = await images.deed_file(edition, square, state, lang)
-    await interaction.edit_original_response(content=info.deed_text(edition, square, state, lang), attachments=[file],
+    file = await pool.deed_file(edition, square, state, lang)
+    await interaction.edit_original_response(content=answers.deed_text(edition, square, state, lang),
+                                             attachments=[file],
                                              allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -152,7 +155,7 @@ async def property_(interaction: discord.Interaction, name: str) -> None:
 async def rules(interaction: discord.Interaction) -> None:
     row = await lobby.open_row(interaction)
     edition = lobby.edition_of_row(row) if row else "turismundo"
-    await say(interaction, info.rules_text(edition, lang_of(interaction)))
+    await say(interaction, answers.rules_text(edition, lang_of(interaction)))
 
 
 @turista.command(name=ls("settings", "settings.name"), description=ls("House rules of this table", "settings.desc"))
@@ -162,7 +165,7 @@ async def settings(interaction: discord.Interaction) -> None:
 
 @turista.command(name=ls("help", "help.name"), description=ls("How to play with the bot", "help.desc"))
 async def help_(interaction: discord.Interaction) -> None:
-    await say(interaction, info.help_text(lang_of(interaction)))
+    await say(interaction, answers.help_text(lang_of(interaction)))
 
 
 @turista.command(name=ls("history", "history.name"), description=ls("The last games of this server",

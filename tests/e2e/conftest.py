@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from bot import ids
-from bot.computer import ends_by_itself
+from bot.face import ids
 from bot.store import GameRow, Store
+from bot.table.computers import ends_by_itself
 from engine import State, legal_actions
 from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Reply
 

@@ -46,7 +46,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.status") -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.monitor") -> int:
     args = _parser(prog).parse_args(argv)
     load_env_file()
     path = args.db or default_path()

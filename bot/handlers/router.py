@@ -1,6 +1,6 @@
 """The one persistent handler of every button, select and modal of the bot.
 
-Components are routed by their custom_id alone (`bot.ids`), so a message posted by an earlier process
+Components are routed by their custom_id alone (`bot.face.ids`), so a message posted by an earlier process
 works exactly like a new one. Everything read from an interaction (custom_id, select values, modal fields)
 is checked before use: a modified client can send anything, and gets "invalid" or "outdated" back.
 """
@@ -12,13 +12,14 @@ from typing import Any
 
 import discord
 
-from bot import ids, lobby, trades, ui, views
 from bot.client import bot_of
-from bot.i18n import lang_of, t
-from bot.info import overview, seat_status
-from bot.play import confirm_bankrupt, perform, seated
-from bot.replies import error_text, refuse, say
-from bot.session import Session
+from bot.face import buttons, components, ids
+from bot.face.answers import overview, seat_status
+from bot.face.i18n import lang_of, t
+from bot.face.replies import error_text, refuse, say
+from bot.handlers import lobby, trades
+from bot.handlers.acting import confirm_bankrupt, perform, seated
+from bot.table.session import Session
 from engine import Action
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 from engine.narrate import account
@@ -202,7 +203,7 @@ async def _ask_bid(interaction: discord.Interaction, session: Session, version: 
     lowest = max(st.auction.bid + 1, st.auction.minimum)
     modal = discord.ui.Modal(title=t(lang, "auction.modal_title")[:45],
                              custom_id=ids.make(session.gid, version, "bid_set"), timeout=None)
-    modal.add_item(discord.ui.TextInput(label=t(lang, "auction.modal_label", minimum=views.cash(st, lowest))[:45],
+    modal.add_item(discord.ui.TextInput(label=t(lang, "auction.modal_label", minimum=buttons.cash(st, lowest))[:45],
                                         custom_id="amount", placeholder=str(lowest), max_length=12))
     modal.stop()
     await interaction.response.send_modal(modal)
@@ -214,17 +215,17 @@ async def _menu(interaction: discord.Interaction, session: Session, kind: str) -
     if seat is None or session.state is None:
         return
     lang = lang_of(interaction)
-    if kind not in views.MENU_KINDS:
+    if kind not in buttons.MENU_KINDS:
         await refuse(interaction, "outdated")
         return
-    items = views.menu_items(session.gid, session.state, seat, kind, lang)
+    items = buttons.menu_items(session.gid, session.state, seat, kind, lang)
     if not items:
-        await say(interaction, views.no_menu_reason(session.state, seat, kind, lang))
+        await say(interaction, buttons.no_menu_reason(session.state, seat, kind, lang))
         return
     head = t(lang, f"menu.{kind}")
     if kind == "take_loan":
         head = t(lang, "menu.terms.take_loan") + "\n" + head  # the terms before anything is taken
-    await say(interaction, head, view=ui.view(*items))
+    await say(interaction, head, view=components.view(*items))
 
 
 async def _pick(interaction: discord.Interaction, session: Session, kind: str, version: int) -> None:
@@ -238,7 +239,7 @@ async def _pick(interaction: discord.Interaction, session: Session, kind: str, v
         await _build_even(interaction, session, values[0], version)
         return
     square = ids.number(values[0], MAX_SQUARE) if values else None
-    if kind not in views.MENU_KINDS or square is None:
+    if kind not in buttons.MENU_KINDS or square is None:
         await refuse(interaction, "unknown_property")
         return
     await perform(interaction, session, lambda s: Action(kind=kind, seat=s, square=square), version=version,
@@ -251,8 +252,8 @@ def _menu_again(interaction: discord.Interaction, session: Session, kind: str) -
     seat = session.seat_of(interaction.user.id)
     if seat is None or session.state is None:
         return None
-    items = views.menu_items(session.gid, session.state, seat, kind, lang_of(interaction))
-    return ui.view(*items) if items else None
+    items = buttons.menu_items(session.gid, session.state, seat, kind, lang_of(interaction))
+    return components.view(*items) if items else None
 
 
 async def _build_even(interaction: discord.Interaction, session: Session, raw: str, version: int) -> None:
@@ -265,7 +266,7 @@ async def _build_even(interaction: discord.Interaction, session: Session, raw: s
     if st is None or st.version != version:
         await refuse(interaction, "outdated")
         return
-    plan = next((p for block, level, p, _ in views.even_builds(st, seat) if f"{block}:{level}" == raw), None)
+    plan = next((p for block, level, p, _ in buttons.even_builds(st, seat) if f"{block}:{level}" == raw), None)
     if plan is None:
         await refuse(interaction, "outdated")
         return

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import discord
 
-from bot import ui, views
-from bot.draft import Draft
-from bot.i18n import lang_of, t
-from bot.play import perform, seated
-from bot.replies import refuse, say
-from bot.session import Session
+from bot.face import buttons, components
+from bot.face.i18n import lang_of, t
+from bot.face.replies import refuse, say
+from bot.handlers.acting import perform, seated
+from bot.table.draft import Draft
+from bot.table.session import Session
 from engine import Action, IllegalAction, edition_of
 from engine.board import titles_of
 from engine.legal import trade_refusal, window_refusal
@@ -32,8 +32,9 @@ def partners(session: Session, seat: int) -> list[int]:
 def partner_view(session: Session, seat: int, lang: str) -> discord.ui.View:
     st = session.state
     assert st is not None
-    options = [ui.option(views.seat_label(st, s), s) for s in partners(session, seat)]
-    return ui.view(ui.select(session.gid, BUILDER, "trade_with", t(lang, "trade.pick_partner"), options))
+    options = [components.option(buttons.seat_label(st, s), s) for s in partners(session, seat)]
+    return components.view(components.select(session.gid, BUILDER, "trade_with", t(lang, "trade.pick_partner"),
+                                             options))
 
 
 def builder(session: Session, seat: int, draft: Draft, lang: str) -> tuple[str, discord.ui.View]:
@@ -41,10 +42,10 @@ def builder(session: Session, seat: int, draft: Draft, lang: str) -> tuple[str, 
     assert st is not None
     g = session.gid
     lines = [
-        t(lang, "trade.builder", target=views.seat_label(st, draft.target)),
-        t(lang, "trade.you_give", offer=views.offer_text(st, sorted(draft.give), draft.give_cash, draft.give_cards,
+        t(lang, "trade.builder", target=buttons.seat_label(st, draft.target)),
+        t(lang, "trade.you_give", offer=buttons.offer_text(st, sorted(draft.give), draft.give_cash, draft.give_cards,
                                                          lang)),
-        t(lang, "trade.you_get", offer=views.offer_text(st, sorted(draft.take), draft.take_cash, draft.take_cards,
+        t(lang, "trade.you_get", offer=buttons.offer_text(st, sorted(draft.take), draft.take_cash, draft.take_cards,
                                                         lang)),
         t(lang, "trade.builder_hint"),
     ]
@@ -57,17 +58,18 @@ def builder(session: Session, seat: int, draft: Draft, lang: str) -> tuple[str, 
                                      ("trade_take", draft.target, draft.take, "trade.pick_take")):
         owned = titles_of(st, owner)
         if owned:
-            options = [ui.option(square_name(st.edition, sq, lang) + (" (H)" if st.mortgaged[sq] else ""), sq,
+            options = [components.option(square_name(st.edition, sq, lang) + (" (H)" if st.mortgaged[sq] else ""), sq,
                                  default=sq in chosen) for sq in owned[:25]]
-            items.append(ui.select(g, BUILDER, verb, t(lang, key), options, arg=draft.target, min_values=0,
+            items.append(components.select(g, BUILDER, verb, t(lang, key), options, arg=draft.target, min_values=0,
                                    max_values=len(options), row=len(items)))
     row = len(items)
     items += [
-        ui.button(g, BUILDER, "trade_money", t(lang, "button.trade_money"), arg=draft.target, emoji="💰", row=row),
-        ui.button(g, BUILDER, "trade_send", t(lang, "button.trade_send"), arg=draft.target,
+        components.button(g, BUILDER, "trade_money", t(lang, "button.trade_money"), arg=draft.target, emoji="💰",
+                          row=row),
+        components.button(g, BUILDER, "trade_send", t(lang, "button.trade_send"), arg=draft.target,
                   style=discord.ButtonStyle.success, emoji="📨", row=row),
     ]
-    return "\n".join(lines), ui.view(*items)
+    return "\n".join(lines), components.view(*items)
 
 
 async def open_builder(interaction: discord.Interaction, session: Session, target: int,
@@ -166,7 +168,7 @@ def money_modal(session: Session, target: int, draft: Draft, lang: str) -> disco
 
 
 def _modal_id(game: int, target: int) -> str:
-    from bot.ids import make
+    from bot.face.ids import make
 
     return make(game, BUILDER, "trade_money_set", target)
 

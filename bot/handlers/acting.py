@@ -11,12 +11,13 @@ from collections.abc import Callable
 
 import discord
 
-from bot import images, ui
 from bot.client import bot_of
-from bot.i18n import lang_of, t
-from bot.replies import ANSWER_WITHIN, ClickAnswer, error_text, refuse, say
-from bot.session import Session
-from bot.views import cash, seat_label
+from bot.face import components
+from bot.face.buttons import cash, seat_label
+from bot.face.i18n import lang_of, t
+from bot.face.replies import ANSWER_WITHIN, ClickAnswer, error_text, refuse, say
+from bot.pictures import pool
+from bot.table.session import Session
 from engine import Action, State
 from engine.i18n import text
 from engine.narrate import account
@@ -52,10 +53,10 @@ async def confirm_bankrupt(interaction: discord.Interaction, session: Session, v
     lang = lang_of(interaction)
     debt = st.debts[0]
     creditor = text(lang, "event.party.bank") if debt.creditor < 0 else seat_label(st, debt.creditor)
-    button = ui.button(session.gid, st.version, "bankrupt_yes", t(lang, "button.bankrupt_yes"),
+    button = components.button(session.gid, st.version, "bankrupt_yes", t(lang, "button.bankrupt_yes"),
                        style=discord.ButtonStyle.danger, emoji="💸")
     await say(interaction, t(lang, "table.confirm_bankrupt", creditor=creditor, amount=cash(st, debt.amount)),
-              view=ui.view(button))
+              view=components.view(button))
 
 
 async def perform(interaction: discord.Interaction, session: Session, make: ActionFor, *,
@@ -82,7 +83,7 @@ async def perform(interaction: discord.Interaction, session: Session, make: Acti
         pass
     elif is_component and not edit_source and interaction.message is not None:
         # With the table's pictures queuing up, its board would come late: the click is deferred at once.
-        answer = ClickAnswer(interaction, within=0.0 if images.busy(session.gid) else ANSWER_WITHIN)
+        answer = ClickAnswer(interaction, within=0.0 if pool.busy(session.gid) else ANSWER_WITHIN)
     elif is_component:
         await interaction.response.defer()
     else:

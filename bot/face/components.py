@@ -1,4 +1,4 @@
-"""Small helpers to build components that any process can handle (see `bot.ids`)."""
+"""Small helpers to build components that any process can handle (see `bot.face.ids`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from bot import ids
+from bot.face import ids
 
 NO_MENTIONS = discord.AllowedMentions.none()
 MAX_CONTENT = 2000
@@ -72,7 +72,7 @@ def option(label: str, value: str | int, *, description: str | None = None, defa
 
 
 def view(*items: discord.ui.Item) -> discord.ui.View:
-    """A view that discord.py does not keep in memory: clicks are routed by custom_id (see `bot.router`),
+    """A view that discord.py does not keep in memory: clicks are routed by custom_id (see `bot.handlers.router`),
     so old messages keep working after a restart and nothing accumulates."""
     result = discord.ui.View(timeout=None)
     for item in items:

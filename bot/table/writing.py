@@ -9,7 +9,7 @@ bot goes this way; a PostgreSQL store, whose pool takes writes side by side, get
 connection.
 
 A write that waits for another process's lock waits in its writer thread; the reads an answer waits for
-have threads of their own (`bot.reading`), and other work the default pool.
+have threads of their own (`bot.table.reading`), and other work the default pool.
 """
 
 from __future__ import annotations

@@ -16,16 +16,18 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import computer, embeds, game_thread, images, ui, views
-from bot.backoff import Backoff, transient
 from bot.config import Config
-from bot.draft import Draft
-from bot.i18n import t
-from bot.publish import PUBLISH_ERRORS, Publisher
-from bot.reading import read
-from bot.replies import ClickAnswer
+from bot.face import buttons, components, embeds, threads
+from bot.face.i18n import t
+from bot.face.publisher import PUBLISH_ERRORS, Publisher
+from bot.face.replies import ClickAnswer
+from bot.pictures import pool
 from bot.store import GameRow, SeatRow, StaleVersion, Store, StoreError
-from bot.writing import Writer
+from bot.table import computers
+from bot.table.backoff import Backoff, transient
+from bot.table.draft import Draft
+from bot.table.reading import read
+from bot.table.writing import Writer
 from engine import SYSTEM, Action, IllegalAction, State, edition_of, refusal
 from engine import apply as engine_apply
 from engine.i18n import language_of
@@ -117,10 +119,10 @@ class Session:
         if "lobby" not in self.row.messages or now - self.lobby_shown < LOBBY_EVERY:
             return
         self.lobby_shown = now
-        self._show_in_lobby(game_thread.progress(self.row, st, self.lang))
+        self._show_in_lobby(threads.progress(self.row, st, self.lang))
 
     def _show_in_lobby(self, line: str) -> None:
-        self.bot.sessions.spawn(game_thread.show_in_lobby(self.bot, self.row, self.lang, line),
+        self.bot.sessions.spawn(threads.show_in_lobby(self.bot, self.row, self.lang, line),
                                 f"turista-lobby-{self.gid}")
 
     # -- applying ------------------------------------------------------------------------------------
@@ -239,7 +241,7 @@ class Session:
         st = self.state
         if st is None or st.phase == "over":
             return None
-        if not self.plays_itself(st.current) and (ending := computer.ends_by_itself(st)) is not None:
+        if not self.plays_itself(st.current) and (ending := computers.ends_by_itself(st)) is not None:
             return ending
         seats = [s for s in st.seat_to_act() if self.plays_itself(s)]
         if st.trade is not None and self.plays_itself(st.trade.target):
@@ -253,7 +255,7 @@ class Session:
             if st.trade is not None and st.trade.proposer == seat:
                 continue  # its offer waits for the partner's answer; ending the turn now would cancel it
             level = self.plays_itself(seat) or "normal"
-            for pick in (computer.choose, computer.fallback):
+            for pick in (computers.choose, computers.fallback):
                 try:
                     action = pick(st, seat, level)
                 except Exception:  # a faulty computer player must not stop the table
@@ -412,7 +414,7 @@ class Session:
             await self.notice(t(self.lang, "table.time_up"))
         self.after_change()
 
-    async def notice(self, text: str, mentions: discord.AllowedMentions = ui.NO_MENTIONS) -> None:
+    async def notice(self, text: str, mentions: discord.AllowedMentions = components.NO_MENTIONS) -> None:
         """A one-off message for the table (a warning, "played for…"): the game never waits on it."""
         try:
             content, embed = embeds.notice(text)
@@ -453,13 +455,13 @@ class Session:
                 return
             if self.played_for != version:  # said once, even if the database makes the move wait
                 self.played_for = version
-                await self.notice(t(self.lang, "table.played_for", seat=views.seat_label(st, action.seat)))
+                await self.notice(t(self.lang, "table.played_for", seat=buttons.seat_label(st, action.seat)))
             await self.act(action, None)
             self.absences[action.seat] = self.absences.get(action.seat, 0) + 1
             if self.absences[action.seat] >= AFK_LIMIT:
                 try:
                     await self._set_stand_in(action.seat, "normal")
-                    await self.notice(t(self.lang, "table.replaced", seat=views.seat_label(st, action.seat)))
+                    await self.notice(t(self.lang, "table.replaced", seat=buttons.seat_label(st, action.seat)))
                 except StoreError as error:  # the move is made; the next time out tries again
                     log.warning("game %d: could not hand seat %d to a computer: %s", self.gid, action.seat,
                                 error.code)
@@ -480,8 +482,8 @@ class Session:
                 return False
             await self.bot.writes(self.bot.store.update_seat, self.gid, seat, user_id=None, computer="normal")
             self.row.seats = await asyncio.to_thread(self.bot.store.seats, self.gid)
-            _, embed = embeds.notice(t(self.lang, "table.replaced_by_host", seat=views.seat_label(st, seat)))
-            await self.channel.send(embed=embed, allowed_mentions=ui.NO_MENTIONS)
+            _, embed = embeds.notice(t(self.lang, "table.replaced_by_host", seat=buttons.seat_label(st, seat)))
+            await self.channel.send(embed=embed, allowed_mentions=components.NO_MENTIONS)
         self.after_change()
         return True
 
@@ -494,8 +496,8 @@ class Session:
         st = self.state
         if st is not None and not st.seats[seat].computer and self.plays_itself(seat):
             await self._set_stand_in(seat, "")
-            _, embed = embeds.notice(t(self.lang, "table.back", seat=views.seat_label(st, seat)))
-            await self.channel.send(embed=embed, allowed_mentions=ui.NO_MENTIONS)
+            _, embed = embeds.notice(t(self.lang, "table.back", seat=buttons.seat_label(st, seat)))
+            await self.channel.send(embed=embed, allowed_mentions=components.NO_MENTIONS)
 
     # -- the end -------------------------------------------------------------------------------------
     def finish(self) -> None:
@@ -507,14 +509,14 @@ class Session:
         self.bot.sessions.forget(self)
 
     async def announce_winner(self, st: State) -> None:
-        await self._announce(st, t(self.lang, "over.title", seat=views.seat_label(st, st.winner)), st.standings)
-        self._show_in_lobby(game_thread.result(st, self.lang))
+        await self._announce(st, t(self.lang, "over.title", seat=buttons.seat_label(st, st.winner)), st.standings)
+        self._show_in_lobby(threads.result(st, self.lang))
 
     async def _announce(self, st: State, head: str, standings: list[Standing]) -> None:
         """The final ranking with the end-of-game picture, for a game won or ended by the host."""
-        kwargs: dict[str, Any] = {"allowed_mentions": ui.NO_MENTIONS}
+        kwargs: dict[str, Any] = {"allowed_mentions": components.NO_MENTIONS}
         try:
-            picture = await images.summary_file(self.bot.store, self.gid, self.lang)
+            picture = await pool.summary_file(self.bot.store, self.gid, self.lang)
         except Exception:  # the standings matter more than the chart
             log.exception("game %d: the summary picture failed", self.gid)
             picture = None
@@ -539,7 +541,7 @@ class Session:
         self.bot.sessions.forget(self)
         if st is not None:
             await self._announce(st, t(self.lang, "over.ended", who=who), standings(st, edition_of(st)))
-            self._show_in_lobby(game_thread.result(st, self.lang, who))
+            self._show_in_lobby(threads.result(st, self.lang, who))
 
     def cancel_tasks(self) -> None:
         for name in list(self.timers):

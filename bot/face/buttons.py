@@ -1,6 +1,6 @@
-"""Which components each message carries and the texts they share with `bot.embeds`, from the game only.
+"""Which components each message carries and the texts they share with `bot.face.embeds`, from the game only.
 
-Every component's custom_id carries the game and the state version it was drawn for (see `bot.ids`).
+Every component's custom_id carries the game and the state version it was drawn for (see `bot.face.ids`).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 
 import discord
 
-from bot import ui
-from bot.i18n import t
+from bot.face import components
+from bot.face.i18n import t
 from bot.store import GameRow, SeatRow, engine_settings
 from engine import Action, State, available, board, edition_of, legal_actions, legal_kinds, load
 from engine.actions import KINDS
@@ -97,44 +97,46 @@ def lobby_seat(seat: SeatRow, lang: str) -> str:
 
 
 def lobby_view(row: GameRow, lang: str) -> discord.ui.View:
-    """The lobby's buttons (its text is `bot.embeds.lobby`)."""
+    """The lobby's buttons (its text is `bot.face.embeds.lobby`)."""
     g = row.id
     items = [
-        ui.button(g, 0, "join", t(lang, "button.join"), style=Style.success, emoji="🙋"),
-        ui.button(g, 0, "leave", t(lang, "button.leave"), emoji="🚪"),
-        ui.button(g, 0, "addbot", t(lang, "button.addbot"), emoji="🤖"),
-        ui.button(g, 0, "settings", t(lang, "button.settings"), emoji="⚙️"),
-        ui.button(g, 0, "start", t(lang, "button.start"), style=Style.primary, emoji="🎲",
+        components.button(g, 0, "join", t(lang, "button.join"), style=Style.success, emoji="🙋"),
+        components.button(g, 0, "leave", t(lang, "button.leave"), emoji="🚪"),
+        components.button(g, 0, "addbot", t(lang, "button.addbot"), emoji="🤖"),
+        components.button(g, 0, "settings", t(lang, "button.settings"), emoji="⚙️"),
+        components.button(g, 0, "start", t(lang, "button.start"), style=Style.primary, emoji="🎲",
                   disabled=len(row.seats) < 2),
     ]
-    levels = [ui.option(t(lang, f"level.{level}"), level) for level in COMPUTER_LEVELS]
-    items.append(ui.select(g, 0, "addbot", t(lang, "lobby.pick_level"), levels, arg="level", row=1))
+    levels = [components.option(t(lang, f"level.{level}"), level) for level in COMPUTER_LEVELS]
+    items.append(components.select(g, 0, "addbot", t(lang, "lobby.pick_level"), levels, arg="level", row=1))
     if any(s.computer for s in row.seats):
-        items.append(ui.button(g, 0, "dropbot", t(lang, "button.dropbot"), emoji="➖", row=2))
-    return ui.view(*items)
+        items.append(components.button(g, 0, "dropbot", t(lang, "button.dropbot"), emoji="➖", row=2))
+    return components.view(*items)
 
 
 def settings_view(row: GameRow, lang: str) -> discord.ui.View:
     g, s = row.id, row.settings
     edition = str(s.get("edition") or row.edition)
     ed = load(edition)
-    editions = [ui.option(text(lang, f"edition.{e}.name"), e, default=e == edition) for e in available()]
+    editions = [components.option(text(lang, f"edition.{e}.name"), e, default=e == edition) for e in available()]
     limit = int(s.get("time_limit", 0))
-    limits = [ui.option(t(lang, "settings.time_limit", minutes=m) if m else t(lang, "settings.no_time_limit"), m,
+    limits = [components.option(t(lang, "settings.time_limit", minutes=m) if m else t(lang, "settings.no_time_limit"),
+                                m,
                         default=m == limit) for m in TIME_LIMITS]
     timeout = int(s.get("turn_timeout", 0))
-    timeouts = [ui.option(t(lang, "settings.turn_timeout", seconds=x) if x else t(lang, "settings.no_turn_timeout"),
+    timeouts = [components.option(t(lang, "settings.turn_timeout", seconds=x) if x
+                                  else t(lang, "settings.no_turn_timeout"),
                           x, default=x == timeout) for x in TURN_TIMEOUTS]
-    toggles = [ui.option(t(lang, f"rule.{n}"), n, description=t(lang, f"rule.help.{n}"),
+    toggles = [components.option(t(lang, f"rule.{n}"), n, description=t(lang, f"rule.help.{n}"),
                          default=toggle_value(s, ed, n)) for n in TOGGLES]
-    endings = [ui.option(t(lang, f"ending.{e}"), e, default=e == ending_of(s)) for e in ENDINGS]
-    return ui.view(
-        ui.select(g, 0, "set", t(lang, "settings.pick_edition"), editions, arg="edition", row=0),
-        ui.select(g, 0, "set", t(lang, "settings.pick_time_limit"), limits, arg="time_limit", row=1),
-        ui.select(g, 0, "set", t(lang, "settings.pick_turn_timeout"), timeouts, arg="turn_timeout", row=2),
-        ui.select(g, 0, "set", t(lang, "settings.pick_rules"), toggles, arg="rules", min_values=0,
+    endings = [components.option(t(lang, f"ending.{e}"), e, default=e == ending_of(s)) for e in ENDINGS]
+    return components.view(
+        components.select(g, 0, "set", t(lang, "settings.pick_edition"), editions, arg="edition", row=0),
+        components.select(g, 0, "set", t(lang, "settings.pick_time_limit"), limits, arg="time_limit", row=1),
+        components.select(g, 0, "set", t(lang, "settings.pick_turn_timeout"), timeouts, arg="turn_timeout", row=2),
+        components.select(g, 0, "set", t(lang, "settings.pick_rules"), toggles, arg="rules", min_values=0,
                   max_values=len(toggles), row=3),
-        ui.select(g, 0, "set", t(lang, "settings.pick_ending"), endings, arg="ending", row=4),
+        components.select(g, 0, "set", t(lang, "settings.pick_ending"), endings, arg="ending", row=4),
     )
 
 
@@ -195,7 +197,7 @@ def _kinds_of_anyone(state: State, own: set[str]) -> set[str]:
     return anyone
 
 
-def table_view(game: int, state: State, lang: str) -> ui.Rows | None:
+def table_view(game: int, state: State, lang: str) -> components.Rows | None:
     """The table's buttons: the decision of the turn on the first row, what anyone may do below."""
     if state.phase == "over":
         return None
@@ -208,17 +210,18 @@ def table_view(game: int, state: State, lang: str) -> ui.Rows | None:
         mine = set() if state.seats[debtor].computer else legal_kinds(state, debtor)
         for kind in ("sell", "mortgage", "sell_title", "title_to_bank"):
             if kind in mine:
-                first.append(ui.button_json(game, v, "menu", t(lang, f"button.{kind}"), arg=kind, row=0))
+                first.append(components.button_json(game, v, "menu", t(lang, f"button.{kind}"), arg=kind, row=0))
         if "propose_trade" in mine:
-            first.append(ui.button_json(game, v, "trade", t(lang, "button.trade"), emoji="🤝", row=0))
+            first.append(components.button_json(game, v, "trade", t(lang, "button.trade"), emoji="🤝", row=0))
         # Offered only once selling and mortgaging everything could not pay (the engine refuses it before).
         if "bankrupt" in mine:
-            first.append(ui.button_json(game, v, "bankrupt", t(lang, "button.bankrupt"), style=Style.danger,
+            first.append(components.button_json(game, v, "bankrupt", t(lang, "button.bankrupt"), style=Style.danger,
                                         emoji="💸", row=0))
-        return ui.Rows(*first, ui.button_json(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
+        return components.Rows(*first, components.button_json(game, v, "status", t(lang, "button.status"), emoji="📋",
+                                                              row=1))
     if state.lift is not None:
-        return ui.Rows(*_lift_buttons(game, state, lang),
-                       ui.button_json(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
+        return components.Rows(*_lift_buttons(game, state, lang),
+                       components.button_json(game, v, "status", t(lang, "button.status"), emoji="📋", row=1))
     current = legal_kinds(state, state.current)
     kinds_anyone = _kinds_of_anyone(state, current)
     # A computer's own decisions get no buttons: it plays them itself, at a human pace.
@@ -226,20 +229,21 @@ def table_view(game: int, state: State, lang: str) -> ui.Rows | None:
         seat = state.seats[state.current]
         if "roll" in current:
             label = t(lang, "button.customs_roll") if state.phase == "customs" else t(lang, "button.roll")
-            first.append(ui.button_json(game, v, "roll", label, style=Style.primary, emoji="🎲", row=0))
+            first.append(components.button_json(game, v, "roll", label, style=Style.primary, emoji="🎲", row=0))
         if state.phase == "buy":
             price = ed.squares[seat.pos].price
-            first.append(ui.button_json(game, v, "buy", t(lang, "button.buy", price=cash(state, price)),
+            first.append(components.button_json(game, v, "buy", t(lang, "button.buy", price=cash(state, price)),
                                         style=Style.success, emoji="🛒", row=0, disabled="buy" not in current))
             label = "button.decline_auction" if board.rules(state, ed).auction_on_decline else "button.decline"
-            first.append(ui.button_json(game, v, "decline", t(lang, label), emoji="🔨", row=0))
+            first.append(components.button_json(game, v, "decline", t(lang, label), emoji="🔨", row=0))
         if "pay_fine" in current:
             fine = cash(state, ed.economy.jail_fine)
-            first.append(ui.button_json(game, v, "pay_fine", t(lang, "button.pay_fine", fine=fine), emoji="💵", row=0))
+            first.append(components.button_json(game, v, "pay_fine", t(lang, "button.pay_fine", fine=fine), emoji="💵",
+                                                row=0))
         if "use_card" in current:
-            first.append(ui.button_json(game, v, "use_card", t(lang, "button.use_card"), emoji="🎫", row=0))
+            first.append(components.button_json(game, v, "use_card", t(lang, "button.use_card"), emoji="🎫", row=0))
         if "end_turn" in current:
-            first.append(ui.button_json(game, v, "end_turn", t(lang, "button.end_turn"), style=Style.primary,
+            first.append(components.button_json(game, v, "end_turn", t(lang, "button.end_turn"), style=Style.primary,
                                         emoji="✅", row=0))
     labels = [(kind, t(lang, f"button.{kind}")) for kind in MENU_KINDS if kind in kinds_anyone]
     rest: list[tuple[str, str, str, str | None]] = [("menu", kind, label, None) for kind, label in labels]
@@ -247,9 +251,9 @@ def table_view(game: int, state: State, lang: str) -> ui.Rows | None:
         rest.append(("trade", "", t(lang, "button.trade"), "🤝"))
     rest.append(("status", "", t(lang, "button.status"), "📋"))
     # Up to five buttons a row, below the row of the turn's own decisions.
-    others = [ui.button_json(game, v, verb, label, arg=arg, emoji=emoji, row=1 + i // 5)
+    others = [components.button_json(game, v, verb, label, arg=arg, emoji=emoji, row=1 + i // 5)
               for i, (verb, arg, label, emoji) in enumerate(rest)]
-    return ui.Rows(*first, *others)
+    return components.Rows(*first, *others)
 
 
 def _lift_buttons(game: int, state: State, lang: str) -> list[dict]:
@@ -265,13 +269,15 @@ def _lift_buttons(game: int, state: State, lang: str) -> list[dict]:
     for square in lifts[:LIFT_BUTTONS]:
         label = t(lang, "button.lift", square=square_name(state.edition, square, lang),
                   cost=cash(state, unmortgage_cost(state, ed, square)))
-        items.append(ui.button_json(game, state.version, "lift", label, arg=square, style=Style.primary, emoji="🔓",
+        items.append(components.button_json(game, state.version, "lift", label, arg=square, style=Style.primary,
+                                            emoji="🔓",
                                     row=0))
     if len(lifts) > LIFT_BUTTONS:
         items = items[: LIFT_BUTTONS - 1]
-        items.append(ui.button_json(game, state.version, "menu", t(lang, "button.unmortgage"), arg="unmortgage", row=0))
+        items.append(components.button_json(game, state.version, "menu", t(lang, "button.unmortgage"), arg="unmortgage",
+                                            row=0))
     if any(a.kind == "keep_mortgaged" for a in mine):
-        items.append(ui.button_json(game, state.version, "keep_mortgaged", t(lang, "button.keep_mortgaged"),
+        items.append(components.button_json(game, state.version, "keep_mortgaged", t(lang, "button.keep_mortgaged"),
                                     emoji="📄", row=0))
     return items
 
@@ -284,14 +290,14 @@ def menu_select(game: int, state: State, seat: int, kind: str, lang: str) -> dis
             continue
         if kind == "take_loan":
             amount = edition_of(state).economy.club_loans[action.block]
-            options.append(ui.option(text(lang, f"block.{action.block}"), action.block,
+            options.append(components.option(text(lang, f"block.{action.block}"), action.block,
                                      description=t(lang, "menu.hint.take_loan", amount=cash(state, amount))))
             continue
-        options.append(ui.option(square_name(state.edition, action.square, lang), action.square,
+        options.append(components.option(square_name(state.edition, action.square, lang), action.square,
                                  description=menu_hint(state, kind, action.square, lang)))
     if not options:
         return None
-    return ui.select(game, state.version, "pick", t(lang, f"menu.{kind}"), options, arg=kind)
+    return components.select(game, state.version, "pick", t(lang, f"menu.{kind}"), options, arg=kind)
 
 
 def even_builds(state: State, seat: int) -> list[tuple[str, int, list[Action], int]]:
@@ -338,13 +344,13 @@ def menu_items(game: int, state: State, seat: int, kind: str, lang: str) -> list
 
 def even_build_select(game: int, state: State, seat: int, lang: str) -> discord.ui.Select | None:
     """Build evenly up to N on a whole block, in one pick."""
-    options = [ui.option(t(lang, "menu.even_option", variant=state.edition, block=text(lang, f"block.{block}"),
+    options = [components.option(t(lang, "menu.even_option", variant=state.edition, block=text(lang, f"block.{block}"),
                            level=text(lang, f"event.level.{level}", variant=state.edition)),
                          f"{block}:{level}", description=t(lang, "menu.hint.build_even", cost=cash(state, cost)))
                for block, level, _, cost in even_builds(state, seat)]
     if not options:
         return None
-    return ui.select(game, state.version, "pick", t(lang, "menu.build_even"), options, arg="build_even")
+    return components.select(game, state.version, "pick", t(lang, "menu.build_even"), options, arg="build_even")
 
 
 def no_menu_reason(state: State, seat: int, kind: str, lang: str) -> str:
@@ -384,12 +390,12 @@ def auction_view(game: int, state: State, lang: str) -> discord.ui.View | None:
     v = state.version
     base = max(au.bid, au.minimum - 1)
     items = [
-        ui.button(game, v, "bid", f"+{cash(state, step)}", arg=base + step, style=Style.primary)
+        components.button(game, v, "bid", f"+{cash(state, step)}", arg=base + step, style=Style.primary)
         for step in edition_of(state).economy.bid_steps
     ]
-    items.append(ui.button(game, v, "bid_custom", t(lang, "button.bid_custom"), emoji="✏️"))
-    items.append(ui.button(game, v, "pass_bid", t(lang, "button.pass_bid"), style=Style.danger))
-    return ui.view(*items)
+    items.append(components.button(game, v, "bid_custom", t(lang, "button.bid_custom"), emoji="✏️"))
+    items.append(components.button(game, v, "pass_bid", t(lang, "button.pass_bid"), style=Style.danger))
+    return components.view(*items)
 
 
 # -- trades ------------------------------------------------------------------------------------------
@@ -401,9 +407,9 @@ def trade_view(game: int, state: State, lang: str) -> discord.ui.View | None:
     if state.trade is None:
         return None
     v = state.version
-    return ui.view(
-        ui.button(game, v, "accept_trade", t(lang, "button.accept"), style=Style.success, emoji="✅"),
-        ui.button(game, v, "reject_trade", t(lang, "button.reject"), style=Style.danger, emoji="✖️"),
-        ui.button(game, v, "counter", t(lang, "button.counter"), emoji="🔁"),
-        ui.button(game, v, "cancel_trade", t(lang, "button.cancel_trade")),
+    return components.view(
+        components.button(game, v, "accept_trade", t(lang, "button.accept"), style=Style.success, emoji="✅"),
+        components.button(game, v, "reject_trade", t(lang, "button.reject"), style=Style.danger, emoji="✖️"),
+        components.button(game, v, "counter", t(lang, "button.counter"), emoji="🔁"),
+        components.button(game, v, "cancel_trade", t(lang, "button.cancel_trade")),
     )

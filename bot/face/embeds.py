@@ -1,8 +1,8 @@
 """What every public message shows, as Discord embeds: pure functions of the game (no Discord calls).
 
 Each builder returns the embed and, where someone must be pinged, the content: only the mention of the
-person the game waits for, because text inside an embed never notifies anyone. `bot.views` keeps the
-components; `bot.session` and `bot.lobby` send what is built here.
+person the game waits for, because text inside an embed never notifies anyone. `bot.face.buttons` keeps the
+components; `bot.table.session` and `bot.handlers.lobby` send what is built here.
 
 Discord refuses an embed over its limits (title 256, description 4,096, a field's name 256 and value 1,024,
 25 fields, 6,000 characters in all), so everything long is cut here, newest lines kept, with "…" marking what
@@ -17,8 +17,8 @@ from collections.abc import Iterable
 
 import discord
 
-from bot import views
-from bot.i18n import t
+from bot.face import buttons
+from bot.face.i18n import t
 from bot.store import GameRow, SeatRow
 from engine import State, edition_of
 from engine.i18n import text
@@ -212,12 +212,12 @@ def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, 
     happened in this turn, in order, and whose decision it is now; the board is the embed's picture
     (`attachment://board.png`, the attachment the message carries or keeps). The content is the mention of
     the person to act, alone, so that it pings; None when nobody is."""
-    header = views.turn_header(state, events, lang)
+    header = buttons.turn_header(state, events, lang)
     shown = [e for e in in_order(events) if e["code"] != "turn_started"]
     told = narration.lines(shown, state, lang) if narration is not None else account(shown, state, lang)
     lines = [f"• {line}" for line in told]
     embed = _embed(header, _acting_colour(state) if live or state.phase == "over" else GREY)
-    prompt = views.prompt(state, seats, lang) if live else ""
+    prompt = buttons.prompt(state, seats, lang) if live else ""
     # The account may take what the title, the prompt and the footer leave of the 6,000.
     budget = TOTAL_MAX - len(embed.title or "") - len(prompt) - 300
     if lines:
@@ -240,10 +240,10 @@ def lobby(row: GameRow, lang: str, *, closed: str = "") -> discord.Embed:
     host = t(lang, "lobby.host", host=f"<@{row.host_id}>")
     description = "\n".join([host, "", closed]) if closed else "\n".join([host, "", t(lang, "lobby.hint")])
     embed = _embed(title, GREY if closed else NEUTRAL, description)
-    players = [f"{i + 1}. {views.lobby_seat(seat, lang)}" for i, seat in enumerate(row.seats)]
-    _field(embed, t(lang, "lobby.players", count=len(row.seats), max=views.MAX_SEATS).rstrip(":"),
+    players = [f"{i + 1}. {buttons.lobby_seat(seat, lang)}" for i, seat in enumerate(row.seats)]
+    _field(embed, t(lang, "lobby.players", count=len(row.seats), max=buttons.MAX_SEATS).rstrip(":"),
            "\n".join(players) or t(lang, "lobby.empty"))
-    _field(embed, t(lang, "embed.rules"), "\n".join(views.settings_summary(row.settings, row.edition, lang)))
+    _field(embed, t(lang, "embed.rules"), "\n".join(buttons.settings_summary(row.settings, row.edition, lang)))
     _footer(embed, edition, row.id, lang)
     return embed
 
@@ -258,14 +258,14 @@ def auction(state: State, lang: str, quiet: float, *, game: int = 0) -> discord.
     colour = seat_colour(au.bidder) if au.bidder >= 0 else NEUTRAL
     embed = _embed(title, colour, t(lang, "auction.quiet", seconds=int(quiet)))
     if au.bidder >= 0:
-        highest = f"**{views.cash(state, au.bid)}** · {views.seat_label(state, au.bidder)}"
+        highest = f"**{buttons.cash(state, au.bid)}** · {buttons.seat_label(state, au.bidder)}"
     else:
-        highest = t(lang, "auction.no_bids", minimum=views.cash(state, max(au.minimum, 1)))
+        highest = t(lang, "auction.no_bids", minimum=buttons.cash(state, max(au.minimum, 1)))
     _field(embed, t(lang, "embed.highest"), highest, inline=True)
     if au.item == "title":
-        _field(embed, t(lang, "embed.list_price"), views.cash(state, edition_of(state).squares[au.square].price),
+        _field(embed, t(lang, "embed.list_price"), buttons.cash(state, edition_of(state).squares[au.square].price),
                inline=True)
-    _field(embed, t(lang, "embed.bidding"), "\n".join(views.seat_label(state, s) for s in au.active) or "—")
+    _field(embed, t(lang, "embed.bidding"), "\n".join(buttons.seat_label(state, s) for s in au.active) or "—")
     embed.set_image(url=f"attachment://{DEED}")
     if game:
         _footer(embed, state, game, lang)
@@ -289,13 +289,13 @@ def trade(state: State, seats: list[SeatRow], lang: str, *, game: int = 0) -> tu
     """An offer on the table: both sides as fields; the content pings the person who must answer."""
     tr = state.trade
     assert tr is not None
-    proposer, target = views.seat_label(state, tr.proposer), views.seat_label(state, tr.target)
+    proposer, target = buttons.seat_label(state, tr.proposer), buttons.seat_label(state, tr.target)
     embed = _embed(t(lang, "trade.title", proposer=proposer, target=target), seat_colour(tr.proposer),
-                   t(lang, "trade.answer", who=views.mention(seats, tr.target) or target))
+                   t(lang, "trade.answer", who=buttons.mention(seats, tr.target) or target))
     _field(embed, t(lang, "embed.gives", seat=proposer),
-           views.offer_text(state, tr.give.titles, tr.give.cash, len(tr.give.cards), lang), inline=True)
+           buttons.offer_text(state, tr.give.titles, tr.give.cash, len(tr.give.cards), lang), inline=True)
     _field(embed, t(lang, "embed.gives", seat=target),
-           views.offer_text(state, tr.take.titles, tr.take.cash, len(tr.take.cards), lang), inline=True)
+           buttons.offer_text(state, tr.take.titles, tr.take.cash, len(tr.take.cards), lang), inline=True)
     if game:
         _footer(embed, state, game, lang)
     user = next((s.user_id for s in seats if s.seat == tr.target and s.user_id), None)
@@ -313,8 +313,8 @@ def trade_outcome(state: State, outcome: list[dict], lang: str, *, game: int = 0
     embed = _embed(t(lang, key), colour, "\n".join(line for line in lines if line) or t(lang, "trade.closed"))
     if done is not None and "give" in done:
         for seat, side in ((done["seat"], done.get("give") or {}), (done["target"], done.get("take") or {})):
-            _field(embed, t(lang, "embed.gives", seat=views.seat_label(state, seat)),
-                   views.offer_text(state, side.get("titles", ()), side.get("cash", 0), len(side.get("cards", ())),
+            _field(embed, t(lang, "embed.gives", seat=buttons.seat_label(state, seat)),
+                   buttons.offer_text(state, side.get("titles", ()), side.get("cash", 0), len(side.get("cards", ())),
                                     lang), inline=True)
     if game:
         _footer(embed, state, game, lang)
@@ -337,8 +337,8 @@ def standings(state: State, head: str, rows: Iterable[Standing], lang: str, *, p
     lines = []
     for row in rows:
         key = "over.row_out" if row.out else "over.row"
-        lines.append(t(lang, key, rank=row.rank, seat=views.seat_label(state, row.seat),
-                       worth=views.cash(state, row.net_worth), cash=views.cash(state, row.cash)))
+        lines.append(t(lang, key, rank=row.rank, seat=buttons.seat_label(state, row.seat),
+                       worth=buttons.cash(state, row.net_worth), cash=buttons.cash(state, row.cash)))
     first = next((r.seat for r in rows if r.rank == 1 and not r.out), state.winner)
     embed = _embed(head, seat_colour(first) if first is not None and first >= 0 else GREY)
     for k, value in enumerate(chunks(newest(lines, TOTAL_MAX - 600))):

@@ -26,11 +26,12 @@ import aiohttp
 import discord
 from discord.http import HTTPClient, Route, handle_message_parameters
 
-from bot import embeds, images, ui, views, wire
 from bot.config import Config
-from bot.replies import ClickAnswer
+from bot.face import buttons, components, embeds, wire
+from bot.face.replies import ClickAnswer
+from bot.pictures import pool
 from bot.store import GameRow, MessageRow, SeatRow, Store, StoreError
-from bot.writing import Writer
+from bot.table.writing import Writer
 from engine import State
 
 log = logging.getLogger("turista.game")
@@ -71,7 +72,7 @@ class _Host(Protocol):
 
 
 class Owner(Protocol):
-    """What a publisher needs of its game's session (`bot.session.Session`)."""
+    """What a publisher needs of its game's session (`bot.table.session.Session`)."""
 
     bot: _Host
     row: GameRow
@@ -178,7 +179,7 @@ class Publisher:
                                         picture=False)
                 key = nonce(self.gid, f"turn{number}", st.version, None)
                 await self._retrying(lambda e=embed, k=key: self._send(  # type: ignore[misc]
-                    self.channel.id, {"embed": e, "nonce": k, "allowed_mentions": ui.NO_MENTIONS}),
+                    self.channel.id, {"embed": e, "nonce": k, "allowed_mentions": components.NO_MENTIONS}),
                     "post a finished turn")
             self.turn_events = turns[-1]
             self.narration.forget()
@@ -204,8 +205,8 @@ class Publisher:
         assert st is not None
         content, embed = embeds.table(st, session.seats, self.turn_events, self.lang, live=st.phase != "over",
                                       game=self.gid, narration=self.narration)
-        view = views.table_view(self.gid, st, self.lang)
-        file = await images.board_file(st, self.lang, **self._picture_extras())
+        view = buttons.table_view(self.gid, st, self.lang)
+        file = await pool.board_file(st, self.lang, **self._picture_extras())
         kwargs: dict[str, Any] = {"embed": embed, "file": file, "allowed_mentions": self._mentions()}
         if view is not None:
             kwargs["view"] = view
@@ -225,13 +226,13 @@ class Publisher:
         assert st is not None
         content, embed = embeds.table(st, self.session.seats, self.turn_events, self.lang, live=live, game=self.gid,
                                       narration=self.narration)
-        view = views.table_view(self.gid, st, self.lang) if live else None
+        view = buttons.table_view(self.gid, st, self.lang) if live else None
         # The embed names `board.png`: the new picture below, or the one the message keeps.
         kwargs: dict[str, Any] = {"content": content, "embed": embed, "view": view,
-                                  "allowed_mentions": ui.NO_MENTIONS}
+                                  "allowed_mentions": components.NO_MENTIONS}
         if live or st.phase == "over":
             # An edit that leaves the picture as it is keeps the attachment the message already has.
-            board = await images.board_if_changed(st, self.lang, **self._picture_extras())
+            board = await pool.board_if_changed(st, self.lang, **self._picture_extras())
             if board is not None:
                 kwargs["attachments"] = [board]
         return kwargs
@@ -269,7 +270,7 @@ class Publisher:
         ended = [e for e in events if e["code"] in ENDED_AUCTION]
         if "auction" in self.messages and (ended or st.auction is None):
             # The last result is this message's; a queued auction may already be open.
-            edit: dict[str, Any] = {"view": None, "allowed_mentions": ui.NO_MENTIONS}
+            edit: dict[str, Any] = {"view": None, "allowed_mentions": components.NO_MENTIONS}
             if ended:
                 edit["content"] = None
                 edit["embed"] = embeds.auction_result(st, ended[:1], self.lang, game=self.gid)
@@ -289,10 +290,10 @@ class Publisher:
         st = self.session.state
         assert st is not None and st.auction is not None
         embed = embeds.auction(st, self.lang, self.session.bot.config.auction_quiet, game=self.gid)
-        file = await images.deed_file(st.edition, st.auction.square, st, self.lang)
+        file = await pool.deed_file(st.edition, st.auction.square, st, self.lang)
         await self._post("auction", None, {"embed": embed, "file": file,
-                                           "view": views.auction_view(self.gid, st, self.lang),
-                                           "allowed_mentions": ui.NO_MENTIONS}, self._auction_edit)
+                                           "view": buttons.auction_view(self.gid, st, self.lang),
+                                           "allowed_mentions": components.NO_MENTIONS}, self._auction_edit)
 
     # -- the trade offer ---------------------------------------------------------------------------------
     async def _trade_message(self, events: list[dict]) -> None:
@@ -303,7 +304,7 @@ class Publisher:
             outcome = [e for e in events if e["code"] in ENDED_OFFER]
             await self._close("offer", {"content": None, "embed": embeds.trade_outcome(st, outcome, self.lang,
                                                                                        game=self.gid),
-                                        "view": None, "allowed_mentions": ui.NO_MENTIONS})
+                                        "view": None, "allowed_mentions": components.NO_MENTIONS})
         if st.trade is None:
             return
         if self.editable("offer") and "trade_proposed" not in codes:
@@ -321,7 +322,7 @@ class Publisher:
         mentions = discord.AllowedMentions(everyone=False, roles=False,
                                            users=[discord.Object(target)] if target else False)
         content, embed = embeds.trade(st, self.session.seats, self.lang, game=self.gid)
-        await self._post("offer", content, {"embed": embed, "view": views.trade_view(self.gid, st, self.lang),
+        await self._post("offer", content, {"embed": embed, "view": buttons.trade_view(self.gid, st, self.lang),
                                             "allowed_mentions": mentions}, self._offer_edit)
 
     # -- after a start, or a failure -----------------------------------------------------------------------
@@ -343,14 +344,14 @@ class Publisher:
         assert st is not None
         return {"content": None,
                 "embed": embeds.auction(st, self.lang, self.session.bot.config.auction_quiet, game=self.gid),
-                "view": views.auction_view(self.gid, st, self.lang), "allowed_mentions": ui.NO_MENTIONS}
+                "view": buttons.auction_view(self.gid, st, self.lang), "allowed_mentions": components.NO_MENTIONS}
 
     async def _offer_edit(self) -> dict[str, Any]:
         st = self.session.state
         assert st is not None
         content, embed = embeds.trade(st, self.session.seats, self.lang, game=self.gid)
-        return {"content": content, "embed": embed, "view": views.trade_view(self.gid, st, self.lang),
-                "allowed_mentions": ui.NO_MENTIONS}
+        return {"content": content, "embed": embed, "view": buttons.trade_view(self.gid, st, self.lang),
+                "allowed_mentions": components.NO_MENTIONS}
 
     async def _restore(self, kind: str, wanted: bool, post: Callable[[], Awaitable[None]],
                        edit: Callable[[], Awaitable[dict[str, Any]]]) -> None:
@@ -466,7 +467,7 @@ class Publisher:
     # discord.py's `send` and `edit` build a whole `Message` from Discord's answer, which nothing here reads (a
     # post's id aside): the publisher's posts and edits go through its HTTP client, with the parameters those
     # methods would send (the client's default mentions merged in, as they do), in a body built at once
-    # (`bot.wire`).
+    # (`bot.face.wire`).
     async def _send(self, channel_id: int, fields: dict[str, Any]) -> int:
         """Post a message with `fields` (content, embed, file, view, nonce, allowed_mentions); its id."""
         bot = self.session.bot

@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import discord
 
-from bot.i18n import lang_of
-from bot.replies import refuse
+from bot.face.i18n import lang_of
+from bot.face.replies import refuse
 from engine.i18n import catalogue
 
 

@@ -15,13 +15,15 @@ from typing import Any
 
 import discord
 
-from bot import embeds, game_thread, images, names, ui, views
 from bot.client import bot_of
-from bot.i18n import lang_of, t
-from bot.publish import PUBLISH_ERRORS
-from bot.reading import read
-from bot.replies import error_text, refuse, say
+from bot.face import buttons, components, embeds, threads
+from bot.face.i18n import lang_of, t
+from bot.face.publisher import PUBLISH_ERRORS
+from bot.face.replies import error_text, refuse, say
+from bot.pictures import pool
 from bot.store import GameRow, StoreError, engine_settings
+from bot.table import names
+from bot.table.reading import read
 from engine import IllegalAction, new_game
 from engine.rulebook import HOUSE_SWITCHES
 
@@ -31,7 +33,7 @@ COMPUTER_NAMES = ("Lupita", "Don Ramón", "Chabelo", "Doña Florinda", "El Profe
 
 def player_name(user: discord.abc.User) -> str:
     """The name a person plays under: their server nickname (else global name, else username), visible,
-    on one line and inert in Discord text (see `bot.names`)."""
+    on one line and inert in Discord text (see `bot.table.names`)."""
     return names.player_name([user.display_name, getattr(user, "global_name", None), user.name], user.id)
 
 
@@ -102,27 +104,27 @@ async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str |
     `note` answers privately; None when the interaction is answered elsewhere)."""
     bot = bot_of(interaction)
     lang = bot.table_lang(interaction)
-    embed, view = embeds.lobby(row, lang), views.lobby_view(row, lang)
+    embed, view = embeds.lobby(row, lang), buttons.lobby_view(row, lang)
     source = interaction.message
     if source is not None and source.id == row.table_message_id:
         # A click on the lobby itself: the lobby is its answer.
         if not interaction.response.is_done():
             await interaction.response.edit_message(content=None, embed=embed, view=view,
-                                                    allowed_mentions=ui.NO_MENTIONS)
+                                                    allowed_mentions=components.NO_MENTIONS)
             return
         if interaction.response.type == discord.InteractionResponseType.deferred_message_update:
             await interaction.edit_original_response(content=None, embed=embed, view=view,
-                                                     allowed_mentions=ui.NO_MENTIONS)
+                                                     allowed_mentions=components.NO_MENTIONS)
             return
     if row.table_message_id is not None:
         try:
             await bot.get_partial_messageable(row.channel_id).get_partial_message(row.table_message_id).edit(
-                content=None, embed=embed, view=view, allowed_mentions=ui.NO_MENTIONS)
+                content=None, embed=embed, view=view, allowed_mentions=components.NO_MENTIONS)
         except discord.NotFound:
             row.table_message_id = None
     if row.table_message_id is None:
         message = await bot.get_partial_messageable(row.channel_id).send(
-            embed=embed, view=view, allowed_mentions=ui.NO_MENTIONS)
+            embed=embed, view=view, allowed_mentions=components.NO_MENTIONS)
         await bot.writes(bot.store.set_table_message, row.id, message.id)
     if note is not None:
         await say(interaction, note or t(lang_of(interaction), "done"))
@@ -134,7 +136,7 @@ async def create(interaction: discord.Interaction, edition: str, time_limit: int
     if interaction.guild_id is None or interaction.channel_id is None:
         await refuse(interaction, "guild_only")
         return
-    if time_limit not in views.TIME_LIMITS or turn_timeout not in views.TURN_TIMEOUTS:
+    if time_limit not in buttons.TIME_LIMITS or turn_timeout not in buttons.TURN_TIMEOUTS:
         await refuse(interaction, "bad_number")
         return
     settings: dict[str, Any] = {"time_limit": time_limit, "turn_timeout": turn_timeout}
@@ -158,13 +160,13 @@ async def create(interaction: discord.Interaction, edition: str, time_limit: int
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
             await interaction.followup.send(error_text(lang_of(interaction), error.code), ephemeral=True,
-                                            allowed_mentions=ui.NO_MENTIONS)
+                                            allowed_mentions=components.NO_MENTIONS)
             log.warning("could not open a table in channel %d: %s", interaction.channel_id, error.code)
             return
         lang = bot.table_lang(interaction)
         message = await interaction.edit_original_response(content=None, embed=embeds.lobby(row, lang),
-                                                           view=views.lobby_view(row, lang),
-                                                           allowed_mentions=ui.NO_MENTIONS)
+                                                           view=buttons.lobby_view(row, lang),
+                                                           allowed_mentions=components.NO_MENTIONS)
         await bot.writes(bot.store.set_table_message, gid, message.id)
     log.info("game %d: lobby opened in channel %d (%s)", gid, interaction.channel_id, edition)
 
@@ -233,9 +235,9 @@ async def confirm_withdraw(interaction: discord.Interaction, row: GameRow) -> No
     if row.seat_of(interaction.user.id) is None or state is None:
         await refuse(interaction, "not_a_player")
         return
-    button = ui.button(row.id, state.version, "withdraw", t(lang, "button.withdraw"),
+    button = components.button(row.id, state.version, "withdraw", t(lang, "button.withdraw"),
                        style=discord.ButtonStyle.danger, emoji="🏳️")
-    await say(interaction, t(lang, "lobby.confirm_withdraw"), view=ui.view(button))
+    await say(interaction, t(lang, "lobby.confirm_withdraw"), view=components.view(button))
 
 
 async def add_computer(interaction: discord.Interaction, level: str, gid: int | None = None) -> None:
@@ -347,12 +349,12 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
         deadline = time.time() + timeout if timeout and person_first else None
         await bot.writes(bot.store.start_game, row.id, state, events, deadline=deadline)
         lang = bot.table_lang(interaction)
-        await images.warm_up(state.edition, lang, table=row.id)
+        await pool.warm_up(state.edition, lang, table=row.id)
         started = t(lang, "lobby.started")
         if (lobby_id := row.table_message_id) is not None:
-            await game_thread.remember_lobby(bot, row, lobby_id)
-            if game_thread.wanted(row):
-                thread_id, why_not = await game_thread.open_thread(bot, row, lobby_id, lang)
+            await threads.remember_lobby(bot, row, lobby_id)
+            if threads.wanted(row):
+                thread_id, why_not = await threads.open_thread(bot, row, lobby_id, lang)
                 started = t(lang, "lobby.started_thread", thread=f"<#{thread_id}>") if thread_id \
                     else f"{started}\n{why_not}"
         row = await asyncio.to_thread(bot.store.game, row.id)
@@ -382,12 +384,12 @@ async def close_lobby(interaction: discord.Interaction, row: GameRow, note: str)
     if interaction.message is not None and interaction.message.id == row.table_message_id \
             and not interaction.response.is_done():
         await interaction.response.edit_message(content=None, embed=embed, view=None,
-                                                allowed_mentions=ui.NO_MENTIONS)
+                                                allowed_mentions=components.NO_MENTIONS)
         return
     if row.table_message_id is not None:
         with contextlib.suppress(discord.NotFound):
             await bot.get_partial_messageable(row.channel_id).get_partial_message(row.table_message_id).edit(
-                content=None, embed=embed, view=None, allowed_mentions=ui.NO_MENTIONS)
+                content=None, embed=embed, view=None, allowed_mentions=components.NO_MENTIONS)
     # A click was answered by the lobby's edit; a command says so privately (`say` completes a "thinking…",
     # which would otherwise stay pending for good).
     if interaction.response.type != discord.InteractionResponseType.deferred_message_update:
@@ -416,8 +418,9 @@ async def end(interaction: discord.Interaction) -> None:
             await close_lobby(interaction, row, t(bot.table_lang(interaction), "lobby.cancelled"))
         return
     # Ending a game in play cannot be undone: ask once more, privately.
-    button = ui.button(row.id, 0, "end_game", t(lang, "button.end_game"), style=discord.ButtonStyle.danger, emoji="🏁")
-    await say(interaction, t(lang, "lobby.confirm_end"), view=ui.view(button))
+    button = components.button(row.id, 0, "end_game", t(lang, "button.end_game"), style=discord.ButtonStyle.danger,
+                               emoji="🏁")
+    await say(interaction, t(lang, "lobby.confirm_end"), view=components.view(button))
 
 
 async def end_game(interaction: discord.Interaction, gid: int) -> None:
@@ -438,7 +441,7 @@ async def end_game(interaction: discord.Interaction, gid: int) -> None:
     await session.abandon(player_name(interaction.user))
     await interaction.edit_original_response(
         content=t(lang_of(interaction), "table.ended", who=player_name(interaction.user)), view=None,
-        allowed_mentions=ui.NO_MENTIONS)
+        allowed_mentions=components.NO_MENTIONS)
     log.info("game %d: ended by %d", row.id, interaction.user.id)
 
 
@@ -449,11 +452,11 @@ async def show_settings(interaction: discord.Interaction) -> None:
         await refuse(interaction, "no_game")
         return
     lang = lang_of(interaction)
-    summary = "\n".join(views.settings_summary(row.settings, row.edition, lang))
+    summary = "\n".join(buttons.settings_summary(row.settings, row.edition, lang))
     if row.status != "lobby" or not may_manage(interaction, row):
         await say(interaction, summary)
         return
-    await say(interaction, t(lang, "settings.intro") + "\n" + summary, view=views.settings_view(row, lang))
+    await say(interaction, t(lang, "settings.intro") + "\n" + summary, view=buttons.settings_view(row, lang))
 
 
 async def change_setting(interaction: discord.Interaction, gid: int, what: str, values: list[str]) -> None:
@@ -481,9 +484,9 @@ async def change_setting(interaction: discord.Interaction, gid: int, what: str, 
         await bot.writes(bot.store.update_settings, row.id, settings)
         row = await asyncio.to_thread(bot.store.game, row.id)
         await show_lobby(interaction, row, None)
-        summary = "\n".join(views.settings_summary(row.settings, row.edition, lang))
+        summary = "\n".join(buttons.settings_summary(row.settings, row.edition, lang))
         await interaction.edit_original_response(content=t(lang, "settings.intro") + "\n" + summary,
-                                                 view=views.settings_view(row, lang))
+                                                 view=buttons.settings_view(row, lang))
 
 
 def apply_choice(settings: dict[str, Any], what: str, values: list[str]) -> None:
@@ -498,17 +501,17 @@ def apply_choice(settings: dict[str, Any], what: str, values: list[str]) -> None
         for key in HOUSE_SWITCHES:
             settings.pop(key, None)
     elif what == "time_limit":
-        settings["time_limit"] = _offered(values, views.TIME_LIMITS, what)
+        settings["time_limit"] = _offered(values, buttons.TIME_LIMITS, what)
     elif what == "turn_timeout":
-        settings["turn_timeout"] = _offered(values, views.TURN_TIMEOUTS, what)
+        settings["turn_timeout"] = _offered(values, buttons.TURN_TIMEOUTS, what)
     elif what == "rules":
         chosen = set(values)
-        if not chosen <= set(views.TOGGLES):
+        if not chosen <= set(buttons.TOGGLES):
             raise ValueError(what)
-        for name in views.TOGGLES:
+        for name in buttons.TOGGLES:
             settings[name] = (2 if name in chosen else 0) if name == "deal_titles" else name in chosen
     elif what == "ending":
-        if len(values) != 1 or values[0] not in views.ENDINGS:
+        if len(values) != 1 or values[0] not in buttons.ENDINGS:
             raise ValueError(what)
         ending = values[0]
         settings["end_at_bankruptcy"] = 2 if ending == "bankruptcy2" else 0

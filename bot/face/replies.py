@@ -10,8 +10,8 @@ import discord
 from discord.http import Route, json_or_text
 from discord.webhook.async_ import interaction_message_response_params
 
-from bot import ui, wire
-from bot.i18n import lang_of, t
+from bot.face import components, wire
+from bot.face.i18n import lang_of, t
 from engine import IllegalAction, State
 from engine.narrate import explain
 
@@ -39,19 +39,19 @@ def error_text(lang: str, code: str, params: dict[str, Any] | None = None, state
 async def say(interaction: discord.Interaction, content: str, *, ephemeral: bool = True,
               view: discord.ui.View | None = None, file: discord.File | None = None) -> None:
     """Answer, or follow up if the interaction was already answered or deferred."""
-    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": ui.NO_MENTIONS}
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": components.NO_MENTIONS}
     if view is not None:
         kwargs["view"] = view
     if file is not None:
         kwargs["file"] = file
-    content = content[: ui.MAX_CONTENT]
+    content = content[: components.MAX_CONTENT]
     if not interaction.response.is_done():
         await interaction.response.send_message(content, **kwargs)
     elif interaction.response.type == discord.InteractionResponseType.deferred_channel_message \
             and not interaction.extras.get("thinking_done"):
         # The first answer after "thinking…" replaces it (a followup would leave it pending forever).
         interaction.extras["thinking_done"] = True
-        edit: dict[str, Any] = {"content": content, "allowed_mentions": ui.NO_MENTIONS}
+        edit: dict[str, Any] = {"content": content, "allowed_mentions": components.NO_MENTIONS}
         if view is not None:
             edit["view"] = view
         if file is not None:
@@ -93,7 +93,7 @@ class ClickAnswer:
 
         discord.py's `edit_message` asks Discord to send the edited message back and builds a whole `Message`
         of it, which nothing here reads; and its webhook adapter builds the body through aiohttp's FormData
-        (see `bot.wire`). The same callback goes out here once, without that question (Discord then answers
+        (see `bot.face.wire`). The same callback goes out here once, without that question (Discord then answers
         204), and the response is marked answered as `edit_message` marks it. A refusal raises
         `discord.HTTPException`: the caller then edits the message the usual way, with retries."""
         interaction = self.interaction

@@ -10,10 +10,10 @@ from typing import Protocol
 import aiohttp
 import discord
 
-from bot import embeds, ui, views
-from bot.i18n import t
+from bot.face import buttons, components, embeds
+from bot.face.i18n import t
 from bot.store import GameRow, Store, StoreError
-from bot.writing import Writer
+from bot.table.writing import Writer
 from engine import State, edition_of
 from engine.rules import standings
 
@@ -32,7 +32,7 @@ class Host(Protocol):
 
 
 def wanted(row: GameRow) -> bool:
-    return views.toggle_value(row.settings, None, "thread")
+    return buttons.toggle_value(row.settings, None, "thread")
 
 
 async def open_thread(bot: Host, row: GameRow, lobby_id: int, lang: str) -> tuple[int | None, str]:
@@ -53,7 +53,7 @@ async def open_thread(bot: Host, row: GameRow, lobby_id: int, lang: str) -> tupl
 
 def leader(st: State) -> tuple[str, str]:
     first = standings(st, edition_of(st))[0]
-    return views.seat_label(st, first.seat), views.cash(st, first.net_worth)
+    return buttons.seat_label(st, first.seat), buttons.cash(st, first.net_worth)
 
 
 def progress(row: GameRow, st: State, lang: str) -> str:
@@ -69,7 +69,7 @@ def result(st: State, lang: str, ended_by: str = "") -> str:
     if ended_by or st.winner is None:
         name, worth = leader(st)
         return t(lang, "lobby.result_ended", who=ended_by, turn=st.turn, leader=name, worth=worth)
-    return t(lang, "lobby.result", seat=views.seat_label(st, st.winner), turns=st.turn)
+    return t(lang, "lobby.result", seat=buttons.seat_label(st, st.winner), turns=st.turn)
 
 
 async def show_in_lobby(bot: Host, row: GameRow, lang: str, line: str) -> None:
@@ -82,7 +82,7 @@ async def show_in_lobby(bot: Host, row: GameRow, lang: str, line: str) -> None:
         lobby.message_id)
     try:
         await message.edit(content=None, embed=embeds.lobby(row, lang, closed=line), view=None,
-                           allowed_mentions=ui.NO_MENTIONS)
+                           allowed_mentions=components.NO_MENTIONS)
     except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
         log.warning("game %d: the lobby message could not show the game's state: %s", row.id, error)
 

@@ -27,16 +27,16 @@ from collections.abc import Iterable
 
 import discord
 
-from bot import drawing
+from bot.pictures import drawing
+from bot.pictures.workers import Worker
 from bot.store import Store
-from bot.workers import Worker
 from engine import State, to_json
 
 log = logging.getLogger(__name__)
 
 KEPT_BOARDS = 256  # the last boards by key: a few per open table
 # A worker with this many pictures still to draw is slow to answer: a click on a table it draws is deferred at
-# once rather than kept waiting for its board (see `bot.replies.ClickAnswer`).
+# once rather than kept waiting for its board (see `bot.face.replies.ClickAnswer`).
 BUSY_BACKLOG = 6
 # A little below the bot, so that the event loop goes first, yet not so far that a picture waits behind every
 # burst of the loop: a click's answer carries its board. Measured with bench/e2e.py at 50 games: niceness 10 gave

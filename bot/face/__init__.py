@@ -1,0 +1,1 @@
+"""Everything that shows a table in Discord."""

@@ -1,0 +1,1 @@
+"""What each button, select and modal of the bot does."""

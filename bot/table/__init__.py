@@ -1,0 +1,1 @@
+"""A game at a table, without Discord."""
