@@ -1,6 +1,6 @@
 """CPU time of a store write made for the event loop: in the loop itself, through the default thread pool
 (`asyncio.to_thread`, as many threads as the bot gives it), or through the bot's writer thread
-(`bot.table.writing.Writer`).
+(`bot.table.storage.Writer`).
 
     python bench/handover.py [--runs 5] [--writes 2000]
 
@@ -29,11 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from bench.store import sample_game  # noqa: E402
-from bot.client import WORKER_THREADS  # noqa: E402
 from bot.run import event_loop_factory  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.store.synthetic import choose  # noqa: E402
-from bot.table.writing import Writer  # noqa: E402
+from bot.table.storage import Writer  # noqa: E402
+
+DEFAULT_POOL_THREADS = 32  # the default pool's size when the bot still handed its writes to it
 
 SETUP_SEED, MOVES_SEED, MAX_TURNS = 1, 2, 200
 Move = tuple[int, int, engine.Action, list[dict], engine.State]
@@ -66,7 +67,7 @@ async def one_pass(way: str, games: int, moves: list[Move], folder: str) -> floa
     """CPU seconds per write of one pass, into a fresh file."""
     store = Store(os.path.join(folder, f"{way}-{time.monotonic_ns()}.db"))
     loop = asyncio.get_running_loop()
-    pool = ThreadPoolExecutor(max_workers=WORKER_THREADS)
+    pool = ThreadPoolExecutor(max_workers=DEFAULT_POOL_THREADS)
     loop.set_default_executor(pool)
     writer = Writer(store.write_concurrency)
     ids = start_games(store, games)

@@ -28,11 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord  # noqa: E402
 
-from bot.face import (
-    buttons,  # noqa: E402
-    components,
-    ids,
-)
+from bot.face import buttons, components, ids  # noqa: E402
 from engine import State, apply_inplace, clone, legal_actions, legal_kinds  # noqa: E402
 from render.sample import play, simple_choice  # noqa: E402
 

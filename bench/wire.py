@@ -27,11 +27,7 @@ import aiohttp  # noqa: E402
 import discord  # noqa: E402
 from discord.http import handle_message_parameters  # noqa: E402
 
-from bot.face import (
-    buttons,
-    embeds,
-    wire,  # noqa: E402
-)
+from bot.face import buttons, embeds, wire  # noqa: E402
 from engine import apply_inplace, clone  # noqa: E402
 from render import board  # noqa: E402
 from render.sample import play, simple_choice  # noqa: E402

@@ -1,5 +1,5 @@
-"""The Discord client: the store, the sessions and their timers, and the slash commands and component
-handler it is given (`bot.app` assembles them, so nothing here depends on the handlers)."""
+"""The Discord client: the store, the lobbies, the games in play with their faces, and the slash commands and
+component handler it is given (`bot.app` assembles them, so nothing here depends on the handlers)."""
 
 from __future__ import annotations
 
@@ -14,37 +14,27 @@ from concurrent.futures import ThreadPoolExecutor
 import discord
 from discord import app_commands
 
+from bot import pictures
 from bot.config import Config
+from bot.face import adapter
 from bot.face.i18n import CatalogueTranslator, lang_of
+from bot.face.publisher import Publisher
 from bot.face.replies import say
 from bot.monitor import status_line
-from bot.pictures import pool
 from bot.store import Store, StoreError
-from bot.table.session import Sessions
-from bot.table.writing import Writer
+from bot.table.book import Book
+from bot.table.lobby import Lobby
+from bot.table.sessions import Sessions
+from bot.table.storage import Storage
 from engine.i18n import language_of
 
 log = logging.getLogger("turista.bot")
-WORKER_THREADS = 32
 status_log = logging.getLogger("turista.status")
+# Threads of the default pool: pictures drawn in the bot's own process (no worker processes) go there; the store
+# has threads of its own (`bot.table.storage`).
+WORKER_THREADS = 8
 
 ComponentHandler = Callable[[discord.Interaction], Awaitable[None]]
-# What the bot reads of the message a click came from: which message it is and its flags (ephemeral or not).
-CLICKED_MESSAGE_FIELDS = ("id", "channel_id", "guild_id", "type", "content", "flags", "author", "timestamp",
-                          "webhook_id", "application_id")
-
-
-def lighter_clicks(parse: Callable[[dict], None]) -> Callable[[dict], None]:
-    """discord.py's INTERACTION_CREATE parser, given the clicked message without its embeds, attachments and
-    components: it builds a whole `Message` of them for every click, and the bot reads none of them."""
-
-    def parse_interaction_create(data: dict) -> None:
-        message = data.get("message")
-        if isinstance(message, dict):
-            data = {**data, "message": {k: message[k] for k in CLICKED_MESSAGE_FIELDS if k in message}}
-        parse(data)
-
-    return parse_interaction_create
 
 
 class Tree(app_commands.CommandTree["TuristaBot"]):
@@ -77,36 +67,33 @@ class TuristaBot(discord.AutoShardedClient):
         intents = discord.Intents.none()
         intents.guilds = True  # the guild cache gives each table its language; nothing privileged is needed
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
-                         guild_ready_timeout=0.1 if config.pace == 0 else 2.0,
+                         guild_ready_timeout=0.1 if config.local else 2.0,
                          shard_count=config.shard_count,
                          shard_ids=list(config.shards) if config.shards is not None else None)
-        parsers = self._connection.parsers
-        parsers["INTERACTION_CREATE"] = lighter_clicks(parsers["INTERACTION_CREATE"])
+        adapter.lighter_clicks(self)
         self.config = config
         self.tree = Tree(self)
-        self.sessions = Sessions(self)
         self.commands = list(commands)
         self.components = components
-        self.store: Store
-        self.writes: Writer
+        self.storage: Storage
+        self.sessions: Sessions
+        self.lobby: Lobby
         self.status_reports: asyncio.Task[None] | None = None
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        # Store calls run in threads. Writes go to the store's writer threads (`bot.table.writing`), where a write
-        # waiting for another process's lock waits up to the busy timeout; the reads an answer waits for have
-        # threads of their own (`bot.table.reading`), never behind a write; other reads the default pool, with enough
-        # threads that a few slow ones never queue up the others.
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=WORKER_THREADS, thread_name_prefix="turista-worker"))
-        self.store = await asyncio.to_thread(Store, self.config.db)
-        self.writes = Writer(self.store.write_concurrency)
+        # The store's calls run in threads of their own: its writes in its writer thread(s), its reads beside them.
+        self.storage = Storage(await asyncio.to_thread(Store, self.config.db))
+        self.sessions = Sessions(self.config, self.storage, self._face, self._guild_language)
+        self.lobby = Lobby(self.config, self.storage, self.sessions.lock_for)
         # The picture workers start (and warm up, at a lower priority) while the commands sync.
-        pool.start(self.config.render_workers)
-        if self.config.shards and self.store.kind == "sqlite":
+        pictures.start(self.config.render_workers)
+        if self.config.shards and self.storage.store.kind == "sqlite":
             # A file of this process's own keeps its new game ids apart from other processes' files, so
             # the files can later be split or merged (resharding). Harmless on a file several share.
-            await self.writes(self.store.reserve_block, self.config.shards[0])
+            await self.storage.reserve_block(self.config.shards[0])
         await self.tree.set_translator(CatalogueTranslator())
         for command in self.commands:
             self.tree.add_command(command)
@@ -125,16 +112,16 @@ class TuristaBot(discord.AutoShardedClient):
         while not self.is_closed():
             await asyncio.sleep(self.config.status_minutes * self.config.minute)
             try:
-                activity = await asyncio.to_thread(self.store.activity)
+                activity = await self.storage.activity()
             except StoreError as error:
                 status_log.warning("status unavailable: %s", error.code)
                 continue
             status_log.info("%s", status_line(activity, time.time()))
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        # Discord allows one IDENTIFY per 5 s (per concurrency bucket); the fake Discord of the tests has
-        # no such limit, and five seconds per extra shard would only slow them down.
-        if self.config.pace != 0:
+        # Discord allows one IDENTIFY per 5 s (per concurrency bucket); a fake Discord on this machine has
+        # no such limit, and five seconds per extra shard would only slow its tests down.
+        if not self.config.local:
             await super().before_identify_hook(shard_id, initial=initial)
 
     def shards_text(self) -> str:
@@ -172,18 +159,26 @@ class TuristaBot(discord.AutoShardedClient):
             return language_of(str(interaction.guild.preferred_locale))
         return language_of(str(interaction.guild_locale or interaction.locale))
 
+    def _face(self, game: int, book: Book) -> Publisher:
+        return Publisher(game, book, client=self, storage=self.storage, config=self.config)
+
+    def _guild_language(self, guild_id: int) -> str:
+        """The language of a guild's shared table messages: its preferred locale, else Spanish."""
+        guild = self.get_guild(guild_id)
+        return language_of(str(guild.preferred_locale)) if guild else "es"
+
     async def close(self) -> None:
         if self.status_reports is not None:
             self.status_reports.cancel()
-        await self.sessions.close()
-        pool.shutdown()
+        sessions = getattr(self, "sessions", None)
+        if sessions is not None:
+            await sessions.close()
+        pictures.shutdown()
         await super().close()
-        writes = getattr(self, "writes", None)
-        if writes is not None:
-            await asyncio.to_thread(writes.close)
-        store = getattr(self, "store", None)
-        if store is not None:
-            store.close()
+        storage = getattr(self, "storage", None)
+        if storage is not None:
+            await asyncio.to_thread(storage.close)
+            storage.store.close()
 
 
 def bot_of(interaction: discord.Interaction) -> TuristaBot:

@@ -42,6 +42,9 @@ class Config:
     # this process runs (None: all of them); it needs `shard_count`.
     shard_count: int | None = None
     shards: tuple[int, ...] | None = None
+    # Talking to a fake Discord on this machine (the tests): no pause between two shards' IDENTIFY, and a short wait
+    # for the guilds at connection.
+    local: bool = False
 
     @property
     def minute(self) -> float:
@@ -71,6 +74,7 @@ def load_config(env_file: str | os.PathLike[str] | None = None) -> Config:
         log_level=os.environ.get("TURISTA_LOG_LEVEL", "INFO").strip().upper() or "INFO",
         status_minutes=_float("TURISTA_STATUS_MINUTES", 10.0),
         render_workers=_int_or_none("TURISTA_RENDER_WORKERS"),
+        local=fast,
     )
     return with_shards(config, os.environ.get("TURISTA_SHARD_COUNT", ""), os.environ.get("TURISTA_SHARDS", ""))
 

@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.config import load_config
 from bot.face import components, ids
 from bot.face.i18n import CatalogueTranslator
-from bot.handlers.trades import parse_amount
+from bot.handlers.acting import parse_amount
 from bot.table.computers import fallback
 from engine import Action, apply_inplace, clone, edition_of, new_game, refusal
 from engine.i18n import catalogue
@@ -161,7 +161,7 @@ def test_a_turn_ends_by_itself_only_when_ending_it_is_all_that_is_left() -> None
 
 
 def test_club_loan_menu_lists_the_blocks_a_member_may_borrow_for() -> None:
-    from bot.face.buttons import menu_select
+    from bot.face.menus import menu_select
     from engine.board import club_loans
 
     st, _ = new_game("turismundo", ["A", "B"], seed=3)
@@ -190,43 +190,40 @@ def test_every_refusal_of_the_bot_has_a_text() -> None:
 
 
 def test_house_rule_choices_fold_into_settings_and_refuse_the_rest() -> None:
-    from bot.handlers.lobby import apply_choice
-    from bot.store import engine_settings
+    from bot.table.settings import NotOffered, TableSettings
 
-    settings: dict[str, object] = {"turn_timeout": 0}
-    apply_choice(settings, "rules", ["free_parking_pot", "deal_titles"])
-    apply_choice(settings, "ending", ["turns60"])
-    apply_choice(settings, "time_limit", ["90"])
-    apply_choice(settings, "edition", ["mundial"])
-    engine = engine_settings(settings)
+    settings = TableSettings({"turn_timeout": 0})
+    settings = settings.chosen("rules", ["free_parking_pot", "deal_titles"])
+    settings = settings.chosen("ending", ["turns60"]).chosen("time_limit", ["90"]).chosen("edition", ["mundial"])
+    engine = settings.rules
     assert engine.free_parking_pot and engine.deal_titles == 2 and not engine.auction_on_decline
-    assert engine.max_turns == 60 and engine.time_limit == 90 and settings["edition"] == "mundial"
+    assert engine.max_turns == 60 and engine.time_limit == 90 and settings.values["edition"] == "mundial"
     for what, values in (("rules", ["everything_free"]), ("ending", ["never"]), ("time_limit", ["7"]),
                          ("turn_timeout", ["-1"]), ("edition", ["atlantis"]), ("colour", ["red"])):
-        with pytest.raises(ValueError):
-            apply_choice(settings, what, values)
+        with pytest.raises(NotOffered):
+            settings.chosen(what, values)
 
 
 async def test_pictures_in_a_worker_process_are_drawn_once_per_board() -> None:
     """The pool draws in another process; a board already drawn comes back without drawing; an edit of a
     table that shows this very board keeps its attachment."""
-    from bot.pictures import pool
+    from bot import pictures
     from engine import new_game
 
-    pictures = pool.start(1, warm=False)
+    pool = pictures.start(1, warm=False)
     try:
         st, _ = new_game("turismundo", ["Ana", "Beto"], seed=2)
-        key, png = await pictures.board(st, "es", table=7)
+        key, png = await pool.board(st, "es", table=7)
         assert png.startswith(b"\x89PNG")
-        assert await pool.board_if_changed(st, "es", table=7) is None
+        assert await pictures.board_if_changed(st, "es", table=7) is None
         st.seats[0].pos = 5
-        changed = await pool.board_if_changed(st, "es", table=7)
-        assert changed is not None and changed.fp.read() != png
-        deed = await pictures.deed("turismundo", 1, st, "en", table=7)
+        changed = await pictures.board_if_changed(st, "es", table=7)
+        assert changed is not None and changed != png
+        deed = await pool.deed("turismundo", 1, st, "en", table=7)
         assert deed.startswith(b"\x89PNG")
     finally:
-        pool.shutdown()
-        pool.start(0)
+        pictures.shutdown()
+        pictures.start(0)
 
 
 # -- the rules to the letter at the table ------------------------------------------------------------------
@@ -245,22 +242,26 @@ def _components(view: components.Rows | None) -> list[tuple[str, str, str]]:
 
 
 def test_the_lobby_offers_the_modern_rulebook_switches_off_in_mundial_and_on_elsewhere() -> None:
-    from bot.face.buttons import TOGGLES, settings_summary, toggle_value
+    from bot.face.texts import settings_summary
+    from bot.table.settings import TOGGLES, TableSettings
     from engine import load
 
     switches = ("doubles_roll_again", "three_doubles_jail", "auction_on_decline", "mortgage_interest", "even_building")
     assert set(switches) <= set(TOGGLES) and len(TOGGLES) <= 25
+    none = TableSettings({})
     for name in switches:
-        assert not toggle_value({}, load("mundial"), name)
-        assert toggle_value({}, load("turismundo"), name) and toggle_value({}, load("monopolio"), name)
-    assert toggle_value({"even_building": True}, load("mundial"), "even_building")
-    assert "Construir parejo" in "\n".join(settings_summary({"even_building": True}, "mundial", "es"))
+        assert not none.switch(load("mundial"), name)
+        assert none.switch(load("turismundo"), name) and none.switch(load("monopolio"), name)
+    even = TableSettings({"even_building": True})
+    assert even.switch(load("mundial"), "even_building")
+    assert "Construir parejo" in "\n".join(settings_summary(even, "mundial", "es"))
 
 
 def test_debt_panel_says_what_can_still_be_raised_and_offers_bankruptcy_only_when_it_is_not_enough() -> None:
     from rulekit import game, own, roll
 
-    from bot.face.buttons import prompt, table_view
+    from bot.face.buttons import table_view
+    from bot.face.texts import prompt
 
     st = own(game(), 1, 6, 7, 9)
     own(st, 0, 12)
@@ -277,7 +278,8 @@ def test_debt_panel_says_what_can_still_be_raised_and_offers_bankruptcy_only_whe
 def test_a_creditor_decides_on_inherited_mortgages_with_buttons() -> None:
     from rulekit import act, game, own, roll
 
-    from bot.face.buttons import prompt, table_view
+    from bot.face.buttons import table_view
+    from bot.face.texts import prompt
 
     st = own(game(players=3), 1, 6, 7, 9)
     own(st, 0, 12, 14)
@@ -297,7 +299,8 @@ def test_a_creditor_decides_on_inherited_mortgages_with_buttons() -> None:
 def test_monopolio_debt_panel_hands_a_mortgaged_title_to_the_bank() -> None:
     from rulekit import game, own, roll
 
-    from bot.face.buttons import menu_select, table_view
+    from bot.face.buttons import table_view
+    from bot.face.menus import menu_select
 
     st = own(game("monopolio", players=3), 1, 37)
     own(st, 0, 39)
@@ -313,33 +316,36 @@ def test_monopolio_debt_panel_hands_a_mortgaged_title_to_the_bank() -> None:
 
 
 def test_the_trade_builder_warns_of_a_gift_or_a_loan_before_it_is_sent() -> None:
-    from types import SimpleNamespace
-
     from rulekit import game, own
 
-    from bot.handlers.trades import builder
+    from bot.face.trade_builder import builder
     from bot.table.draft import Draft
 
     st = own(game(), 0, 7)
-    session = SimpleNamespace(state=st, gid=1)
-    content, _ = builder(session, 0, Draft(target=1), "es")  # type: ignore[arg-type]
+    content, _ = builder(1, st, 0, Draft(target=1), "es")
     assert "⚠️" not in content  # nothing chosen yet: nothing to warn about
-    content, _ = builder(session, 0, Draft(target=1, give={7}), "es")  # type: ignore[arg-type]
+    content, _ = builder(1, st, 0, Draft(target=1, give={7}), "es")
     assert "⚠️" in content and "regalar" in content
-    content, _ = builder(session, 0, Draft(target=1, give_cash=100, take_cash=50), "en")  # type: ignore[arg-type]
+    content, _ = builder(1, st, 0, Draft(target=1, give_cash=100, take_cash=50), "en")
     assert "No loans" in content
-    content, _ = builder(session, 0, Draft(target=1, give={7}, take_cash=5000), "es")  # type: ignore[arg-type]
+    content, _ = builder(1, st, 0, Draft(target=1, give={7}, take_cash=5000), "es")
     assert "⚠️" not in content
 
 
 def test_the_lobby_line_names_the_winner_or_who_ended_the_game() -> None:
     from bot.face import threads
+    from bot.table.face import Table
+    from bot.table.settings import TableSettings
 
     st, _ = new_game("turismundo", ["Ana", "Beto"], seed=3)
-    ended = threads.result(st, "es", "Ana")
+
+    def table(lang: str) -> Table:
+        return Table(1, 2, 4, "turismundo", 3, 3, lang, st, [], TableSettings({}), None)
+
+    ended = threads.result(table("es"), "Ana")
     assert ended.startswith("🏁 Ana terminó la partida en el turno") and "a la cabeza:" in ended
     st.winner, st.phase = 1, "over"
-    assert threads.result(st, "en") == f"🏆 Beto won the game ({st.turn} turns)."
+    assert threads.result(table("en")) == f"🏆 Beto won the game ({st.turn} turns)."
 
 
 class _Response:
@@ -427,17 +433,22 @@ def test_the_bot_runs_on_uvloop_unless_told_otherwise(monkeypatch: pytest.Monkey
 
 
 def test_a_click_reaches_discord_py_without_the_clicked_messages_embeds_and_components() -> None:
-    from bot.client import lighter_clicks
+    from types import SimpleNamespace
+
+    from bot.face.adapter import lighter_clicks
 
     parsed: list[dict] = []
+    client = SimpleNamespace(_connection=SimpleNamespace(parsers={"INTERACTION_CREATE": parsed.append}))
+    lighter_clicks(client)  # type: ignore[arg-type]
+    parse = client._connection.parsers["INTERACTION_CREATE"]
     message = {"id": "7", "channel_id": "3", "type": 0, "content": "", "flags": 64, "author": {"id": "1"},
                "embeds": [{"title": "Turno 4"}], "attachments": [{"id": "9"}], "components": [{"type": 1}]}
     data = {"id": "11", "type": 3, "message": message, "data": {"custom_id": "t:1:2:roll"}}
-    lighter_clicks(parsed.append)(data)
+    parse(data)
     assert parsed[0]["message"] == {"id": "7", "channel_id": "3", "type": 0, "content": "", "flags": 64,
                                     "author": {"id": "1"}}
     assert parsed[0]["data"] == data["data"] and "embeds" in message  # the gateway's own payload is left as it was
-    lighter_clicks(parsed.append)({"id": "12", "type": 2, "data": {"name": "roll"}})  # a command has no message
+    parse({"id": "12", "type": 2, "data": {"name": "roll"}})  # a command has no message
     assert "message" not in parsed[1]
 
 

@@ -107,28 +107,93 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_bot_modules_import_each_other_without_cycles() -> None:
     graph = bot_import_graph()
     assert {"bot.client", "bot.table.session", "bot.handlers.router", "bot.commands.game"} <= graph.keys()
-    assert "bot.table.session" in graph["bot.client"]  # the graph sees plain imports
+    assert "bot.table.sessions" in graph["bot.client"]  # the graph sees plain imports
     cycle = find_cycle(graph)
     assert cycle is None, " -> ".join(cycle or [])
 
 
-def test_the_client_and_sessions_know_no_handler() -> None:
-    """The bottom layer: the client gets its commands and component handler from `bot.app`."""
+def below(graph: dict[str, set[str]], name: str) -> set[str]:
+    """Every module of `bot` that `name` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        for target in graph[todo.pop()] - seen:
+            seen.add(target)
+            todo.append(target)
+    return seen
+
+
+def wing(graph: dict[str, set[str]], prefix: str) -> list[str]:
+    return sorted(name for name in graph if name == prefix or name.startswith(prefix + "."))
+
+
+def test_the_table_knows_no_discord_and_nothing_above_it() -> None:
+    """`bot.table` is a game at a table without Discord: it imports no `discord`, and nothing of the face, the
+    handlers, the commands or the client (the face is handed to it, `bot.table.face`)."""
     graph = bot_import_graph()
+    above = ("bot.face", "bot.handlers", "bot.commands", "bot.client", "bot.app", "bot.sandbox", "bot.pictures")
+    for name in wing(graph, "bot.table"):
+        path = ROOT / (name.replace(".", "/") + ".py")
+        if not path.exists():
+            path = ROOT / name.replace(".", "/") / "__init__.py"
+        assert not imported_packages(path) & {"discord", "aiohttp"}, name
+        bad = sorted(m for m in below(graph, name) if m.startswith(above))
+        assert not bad, (name, bad)
 
-    def below(name: str) -> set[str]:
-        seen: set[str] = set()
-        todo = [name]
-        while todo:
-            for target in graph[todo.pop()] - seen:
-                seen.add(target)
-                todo.append(target)
-        return seen
 
-    handlers = {"bot.handlers.lobby", "bot.handlers.acting", "bot.handlers.trades", "bot.handlers.router",
-                "bot.commands", "bot.app"}
-    for bottom in ("bot.client", "bot.table.session"):
-        assert not below(bottom) & handlers, (bottom, sorted(below(bottom) & handlers))
+def test_the_face_knows_no_handler_and_the_client_no_handler_either() -> None:
+    """The face shows tables; what a click does is the handlers': neither the face nor the client (which gets its
+    commands and component handler from `bot.app`) imports them."""
+    graph = bot_import_graph()
+    handlers = ("bot.handlers", "bot.commands", "bot.app")
+    for name in [*wing(graph, "bot.face"), *wing(graph, "bot.pictures"), "bot.client"]:
+        bad = sorted(m for m in below(graph, name) if m.startswith(handlers))
+        assert not bad, (name, bad)
+
+
+def test_handlers_do_not_import_one_another() -> None:
+    """Each handler module stands on its own; what they share is `acting` (and the `registry` they declare their
+    verbs in); only the router imports them all."""
+    graph = bot_import_graph()
+    shared = {"bot.handlers", "bot.handlers.acting", "bot.handlers.registry", "bot.handlers.router"}
+    handlers = set(wing(graph, "bot.handlers")) - shared
+    assert {"bot.handlers.lobby", "bot.handlers.play", "bot.handlers.menus", "bot.handlers.trades"} <= handlers
+    for name in sorted(handlers | {"bot.handlers.acting", "bot.handlers.registry"}):
+        bad = sorted(graph[name] & handlers)
+        assert not bad, (name, bad)
+
+
+# discord.py's private attributes and undocumented modules the bot reaches for on its hot path.
+PRIVATE_MODULES = ("discord.http", "discord.webhook", "discord.state", "discord.gateway")
+PRIVATE_ATTRIBUTES = {"_connection", "_session", "_response_type", "_state", "_http"}
+
+
+def test_discord_pys_private_api_is_used_in_the_adapter_only() -> None:
+    adapter = ROOT / "bot" / "face" / "adapter.py"
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        if path == adapter or "store" in path.relative_to(ROOT).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not node.module.startswith(PRIVATE_MODULES), (path.relative_to(ROOT), node.module)
+            if isinstance(node, ast.Attribute) and node.attr in PRIVATE_ATTRIBUTES:
+                owner = node.value
+                assert isinstance(owner, ast.Name) and owner.id == "self", (path.relative_to(ROOT), node.attr)
+
+
+def test_the_store_is_reached_from_async_code_through_storage_only() -> None:
+    """Reads and writes of the store each go one way, chosen once (`bot.table.storage`): no other module hands a
+    store call to a thread of its own choosing."""
+    storage = ROOT / "bot" / "table" / "storage.py"
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        parts = path.relative_to(ROOT).parts
+        if path == storage or "store" in parts or "sandbox" in parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("to_thread", "run_in_executor") and node.args:
+                first = ast.unparse(node.args[1 if node.func.attr == "run_in_executor" else 0])
+                assert "store" not in first.lower() or first == "Store", (path.relative_to(ROOT), first)
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

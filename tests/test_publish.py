@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,10 +14,13 @@ import discord
 import pytest
 from discord.http import Route
 
+from bot.face import attachments
 from bot.face.publisher import Publisher, nonce
-from bot.pictures import pool
-from bot.store import GameRow, SeatRow, Store
-from bot.table.writing import Writer
+from bot.store import GameRow, Store
+from bot.table.book import Book
+from bot.table.face import Table
+from bot.table.settings import TableSettings
+from bot.table.storage import Storage
 from engine import State, apply, legal_actions, new_game
 from tests.test_wire import read_back
 
@@ -83,50 +86,47 @@ class Config:
     minute: float = 60.0
 
 
-WRITES = Writer()  # one writer thread for every test's host, as a bot has one
+@dataclass
+class Client:
+    """The part of the Discord client a publisher uses: its HTTP client (here, the channel) and mentions."""
+
+    http: Channel
+    allowed_mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
 
 
 @dataclass
 class Host:
     store: Store
+    storage: Storage
     channel: Channel
-    writes: Writer = WRITES
-    config: Config = field(default_factory=Config)
-    allowed_mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
-
-    @property
-    def http(self) -> Channel:
-        return self.channel
-
-    def get_partial_messageable(self, id: int, **_: Any) -> Channel:
-        return self.channel
 
 
 @dataclass
 class Owner:
-    bot: Host
+    """A game as its session keeps it: the store's row, the book, and the publisher that shows it."""
+
+    host: Host
     row: GameRow
     gid: int
     state: State
-    lang: str = "es"
-    announced: list[State] = field(default_factory=list)
+    book: Book = field(init=False)
+    publisher: Publisher = field(init=False)
 
-    @property
-    def seats(self) -> list[SeatRow]:
-        return self.row.seats
+    def __post_init__(self) -> None:
+        self.book = Book(self.row.messages)
+        self.publisher = Publisher(self.gid, self.book, client=Client(self.host.channel),  # type: ignore[arg-type]
+                                   storage=self.host.storage, config=Config())  # type: ignore[arg-type]
 
-    @property
-    def channel(self) -> Channel:
-        return self.bot.channel
+    def table(self) -> Table:
+        row = self.row
+        return Table(self.gid, row.guild_id, row.host_id, row.edition, row.channel_id, row.where, "es", self.state,
+                     row.seats,
+                     TableSettings(row.settings), row.messages.get("lobby"))
 
-    def user_of(self, seat: int) -> int | None:
-        return next((s.user_id for s in self.seats if s.seat == seat), None)
-
-    async def announce_winner(self, st: State) -> None:
-        self.announced.append(st)
-
-    def show_progress(self, st: State) -> None:
-        pass
+    async def restore(self) -> None:
+        """As a session restores its messages: the face shows them, then their edits are recorded."""
+        await self.publisher.restore(self.table())
+        await self.host.storage.shown(self.gid, self.book.take_unrecorded())
 
 
 @pytest.fixture(autouse=True)
@@ -134,15 +134,19 @@ def no_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     async def picture(*_: Any, **__: Any) -> discord.File:
         return discord.File(io.BytesIO(b"png"), filename="board.png")
 
-    monkeypatch.setattr(pool, "board_file", picture)
-    monkeypatch.setattr(pool, "board_if_changed", picture)
-    monkeypatch.setattr(pool, "deed_file", picture)
+    monkeypatch.setattr(attachments, "board_file", picture)
+    monkeypatch.setattr(attachments, "board_if_changed", picture)
+    monkeypatch.setattr(attachments, "deed_file", picture)
 
 
 @pytest.fixture
-def host(tmp_path: Path) -> Iterator[Host]:
+async def host(tmp_path: Path) -> AsyncIterator[Host]:
     with Store(tmp_path / "t.db") as store:
-        yield Host(store, Channel())
+        storage = Storage(store)
+        try:
+            yield Host(store, storage, Channel())
+        finally:
+            storage.close()
 
 
 def a_game(host: Host) -> Owner:
@@ -163,7 +167,7 @@ def owner_of(host: Host, gid: int) -> Owner:
 
 async def test_a_post_is_marked_before_and_recorded_after(host: Host) -> None:
     owner = a_game(host)
-    await Publisher(owner).post_table()  # type: ignore[arg-type]
+    await owner.publisher.post_table(owner.table())
     (post,) = host.channel.posts
     version = owner.state.version
     assert post["nonce"] == nonce(owner.gid, "table", version, None) and len(post["nonce"]) <= 25
@@ -174,8 +178,7 @@ async def test_a_post_is_marked_before_and_recorded_after(host: Host) -> None:
 async def test_a_new_turns_table_is_marked_with_the_action_that_starts_the_turn(
         host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
     owner = a_game(host)
-    publisher = Publisher(owner)  # type: ignore[arg-type]
-    await publisher.post_table()
+    await owner.publisher.post_table(owner.table())
     st = owner.state
     while True:  # the first turn, played to its end
         options = [a for seat in st.seat_to_act() for a in legal_actions(st, seat)]
@@ -185,16 +188,16 @@ async def test_a_new_turns_table_is_marked_with_the_action_that_starts_the_turn(
             break
         host.store.apply(owner.gid, st.version, None, action, events, new)
         st = owner.state = new
-    posting = publisher.posts_ahead(events)
+    posting = owner.book.posts_ahead(events, CHANNEL)
     assert posting == [("table", CHANNEL)]
     host.store.apply(owner.gid, st.version, None, action, events, new, posting=posting)
-    publisher.marked(posting, new.version)
+    owner.book.marked(posting, new.version)
     owner.state = new
     # A crash from here on finds the new table in doubt, and sends it again with its nonce (as above).
     assert host.store.messages(owner.gid)["table"].posting == new.version
     marks: list[int] = []
     monkeypatch.setattr(host.store, "intend_post", lambda *args, **_: marks.append(args[-1]))
-    await publisher.publish(events)
+    await owner.publisher.show(owner.table(), events)
     assert marks == []  # no write of its own for the mark
     assert host.channel.posts[-1]["nonce"] == nonce(owner.gid, "table", new.version, 1001)
     row = host.store.messages(owner.gid)["table"]
@@ -207,7 +210,7 @@ async def test_a_post_cut_by_a_crash_is_sent_again_with_its_nonce(host: Host) ->
     host.store.intend_post(owner.gid, "table", CHANNEL, version)
     # Discord made the message; the bot died before hearing back.
     host.channel.by_nonce[nonce(owner.gid, "table", version, None)] = 4242
-    await Publisher(owner_of(host, owner.gid)).restore()  # type: ignore[arg-type]
+    await owner_of(host, owner.gid).restore()
     assert len(host.channel.posts) == 1 and host.channel.edits == []
     row = host.store.messages(owner.gid)["table"]
     assert (row.message_id, row.version, row.posting) == (4242, version, None)
@@ -217,10 +220,10 @@ async def test_a_start_leaves_up_to_date_messages_alone_and_edits_outdated_ones(
     owner = a_game(host)
     version = owner.state.version
     host.store.posted(owner.gid, "table", CHANNEL, 77, version)
-    await Publisher(owner_of(host, owner.gid)).restore()  # type: ignore[arg-type]
+    await owner_of(host, owner.gid).restore()
     assert host.channel.posts == [] and host.channel.edits == []
     host.store.posted(owner.gid, "table", CHANNEL, 77, version - 1)
-    await Publisher(owner_of(host, owner.gid)).restore()  # type: ignore[arg-type]
+    await owner_of(host, owner.gid).restore()
     assert [m for m, _ in host.channel.edits] == [77] and host.channel.edits[0][1]["components"]
     assert host.store.messages(owner.gid)["table"].version == version
 
@@ -231,7 +234,7 @@ async def test_a_message_that_cannot_be_edited_is_replaced(host: Host, status: i
     owner = a_game(host)
     host.store.posted(owner.gid, "table", CHANNEL, 77, owner.state.version - 1)
     host.channel.failures.append(http_error(status))
-    await Publisher(owner_of(host, owner.gid)).restore()  # type: ignore[arg-type]
+    await owner_of(host, owner.gid).restore()
     (post,) = host.channel.posts
     assert post["nonce"] == nonce(owner.gid, "table", owner.state.version, 77)
     assert host.store.messages(owner.gid)["table"].message_id == 1001
@@ -242,11 +245,11 @@ async def test_server_errors_are_tried_again(host: Host, monkeypatch: pytest.Mon
     monkeypatch.setattr("bot.face.publisher.RETRY_DELAYS", (0.0, 0.0, 0.0))
     owner = a_game(host)
     host.channel.failures += [http_error(503), http_error(500)]
-    await Publisher(owner).post_table()  # type: ignore[arg-type]
+    await owner.publisher.post_table(owner.table())
     assert len(host.channel.posts) == 1
     host.channel.failures += [http_error(503)] * 4
     with pytest.raises(discord.DiscordServerError):
-        await Publisher(owner).post_table()  # type: ignore[arg-type]
+        await owner.publisher.post_table(owner.table())
     # The failed post stays marked: the next try (a heal, or a start) sends it with the same nonce.
     assert host.store.messages(owner.gid)["table"].posting == owner.state.version
 
@@ -255,6 +258,6 @@ async def test_a_decision_that_is_over_loses_its_buttons_and_its_record(host: Ho
     owner = a_game(host)
     host.store.posted(owner.gid, "auction", CHANNEL, 88, owner.state.version)
     host.store.posted(owner.gid, "table", CHANNEL, 77, owner.state.version)
-    await Publisher(owner_of(host, owner.gid)).restore()  # type: ignore[arg-type]
+    await owner_of(host, owner.gid).restore()
     assert [(m, e["components"], "embeds" in e) for m, e in host.channel.edits] == [(88, [], False)]
     assert set(host.store.messages(owner.gid)) == {"table"}

@@ -1,4 +1,4 @@
-"""The store's writer threads (`bot.table.writing`): results, errors, order, a caller that gives up, closing."""
+"""The store's writer threads (`bot.table.storage`): results, errors, order, a caller that gives up, closing."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from bot.store import StoreError
-from bot.table.writing import Writer
+from bot.table.storage import Writer
 
 
 def _refused() -> None:

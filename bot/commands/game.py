@@ -11,12 +11,11 @@ from discord import app_commands
 from bot.client import bot_of
 from bot.commands.options import within
 from bot.face import answers
-from bot.face.buttons import cash
 from bot.face.i18n import lang_of, ls
 from bot.face.replies import refuse
+from bot.face.texts import cash
 from bot.handlers import trades
-from bot.handlers.acting import channel_session, confirm_bankrupt, perform
-from bot.handlers.router import MAX_BID
+from bot.handlers.acting import MAX_AMOUNT, channel_session, confirm_bankrupt, perform
 from engine import Action, legal_actions
 from engine.narrate import square_name
 
@@ -126,7 +125,7 @@ async def bid(interaction: discord.Interaction, amount: int) -> None:
     if session is None:
         return
     edition = session.state.edition if session.state else "turismundo"
-    if not await within(interaction, "amount", amount, 1, MAX_BID, lambda n: cash(edition, n)):
+    if not await within(interaction, "amount", amount, 1, MAX_AMOUNT, lambda n: cash(edition, n)):
         return
     await perform(interaction, session, lambda s: Action(kind="bid", seat=s, amount=amount))
 

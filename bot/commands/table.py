@@ -7,14 +7,13 @@ from discord import app_commands
 
 from bot.client import bot_of
 from bot.commands.options import within
-from bot.face import answers
-from bot.face.buttons import DEFAULT_TURN_TIMEOUT, TIME_LIMITS, TURN_TIMEOUTS, cash
+from bot.face import answers, attachments
 from bot.face.i18n import lang_of, ls, t
 from bot.face.replies import refuse, say
+from bot.face.texts import cash
 from bot.handlers import lobby
 from bot.handlers.acting import channel_session
-from bot.pictures import pool
-from bot.table.reading import read
+from bot.table.settings import DEFAULT_TURN_TIMEOUT, TIME_LIMITS, TURN_TIMEOUTS, TableSettings
 from engine import available
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.ai.levels import LEVELS as COMPUTER_LEVELS
@@ -98,7 +97,7 @@ async def board(interaction: discord.Interaction) -> None:
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     lang = lang_of(interaction)
-    file = await pool.board_file(session.state, lang)
+    file = await attachments.board_file(session.state, lang)
     await interaction.edit_original_response(content=answers.seat_status(session.state, session.state.current, lang),
                                              attachments=[file], allowed_mentions=discord.AllowedMentions.none())
 
@@ -145,7 +144,7 @@ async def property_(interaction: discord.Interaction, name: str) -> None:
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     lang = lang_of(interaction)
-    file = await pool.deed_file(edition, square, state, lang)
+    file = await attachments.deed_file(edition, square, state, lang)
     await interaction.edit_original_response(content=answers.deed_text(edition, square, state, lang),
                                              attachments=[file],
                                              allowed_mentions=discord.AllowedMentions.none())
@@ -153,8 +152,8 @@ async def property_(interaction: discord.Interaction, name: str) -> None:
 
 @turista.command(name=ls("rules", "rules.name"), description=ls("The rules of the edition in play", "rules.desc"))
 async def rules(interaction: discord.Interaction) -> None:
-    row = await lobby.open_row(interaction)
-    edition = lobby.edition_of_row(row) if row else "turismundo"
+    row = await bot_of(interaction).lobby.of_channel(interaction.channel_id or 0)
+    edition = TableSettings(row.settings).edition(row.edition) if row else "turismundo"
     await say(interaction, answers.rules_text(edition, lang_of(interaction)))
 
 
@@ -173,7 +172,7 @@ async def help_(interaction: discord.Interaction) -> None:
 async def history(interaction: discord.Interaction) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction)
-    rows = await read(bot.store.history, interaction.guild_id or 0)
+    rows = await bot.storage.history(interaction.guild_id or 0)
     # A table closed before its game started is no game of the history.
     rows = [row for row in rows if row.started_at is not None]
     if not rows:
@@ -194,7 +193,7 @@ async def history(interaction: discord.Interaction) -> None:
 async def stats(interaction: discord.Interaction) -> None:
     bot = bot_of(interaction)
     lang = lang_of(interaction)
-    rows = await read(bot.store.leaderboard, interaction.guild_id or 0)
+    rows = await bot.storage.leaderboard(interaction.guild_id or 0)
     if not rows:
         await say(interaction, t(lang, "history.empty"))
         return

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from bot.face.buttons import cash, seat_label
 from bot.face.i18n import t
+from bot.face.texts import cash, seat_label
 from engine import State, edition_of, load
 from engine.board import net_worth, rent, titles_of
 from engine.edition import TITLE_KINDS

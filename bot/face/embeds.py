@@ -2,7 +2,7 @@
 
 Each builder returns the embed and, where someone must be pinged, the content: only the mention of the
 person the game waits for, because text inside an embed never notifies anyone. `bot.face.buttons` keeps the
-components; `bot.table.session` and `bot.handlers.lobby` send what is built here.
+components; the publisher (`bot.face.publisher`) and the lobby's handlers send what is built here.
 
 Discord refuses an embed over its limits (title 256, description 4,096, a field's name 256 and value 1,024,
 25 fields, 6,000 characters in all), so everything long is cut here, newest lines kept, with "…" marking what
@@ -17,9 +17,10 @@ from collections.abc import Iterable
 
 import discord
 
-from bot.face import buttons
+from bot.face import texts
 from bot.face.i18n import t
 from bot.store import GameRow, SeatRow
+from bot.table.settings import MAX_SEATS, TableSettings
 from engine import State, edition_of
 from engine.i18n import text
 from engine.narrate import TOLD_FROM_STATE, account, describe, square_name
@@ -212,12 +213,12 @@ def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, 
     happened in this turn, in order, and whose decision it is now; the board is the embed's picture
     (`attachment://board.png`, the attachment the message carries or keeps). The content is the mention of
     the person to act, alone, so that it pings; None when nobody is."""
-    header = buttons.turn_header(state, events, lang)
+    header = texts.turn_header(state, events, lang)
     shown = [e for e in in_order(events) if e["code"] != "turn_started"]
     told = narration.lines(shown, state, lang) if narration is not None else account(shown, state, lang)
     lines = [f"• {line}" for line in told]
     embed = _embed(header, _acting_colour(state) if live or state.phase == "over" else GREY)
-    prompt = buttons.prompt(state, seats, lang) if live else ""
+    prompt = texts.prompt(state, seats, lang) if live else ""
     # The account may take what the title, the prompt and the footer leave of the 6,000.
     budget = TOTAL_MAX - len(embed.title or "") - len(prompt) - 300
     if lines:
@@ -235,16 +236,22 @@ def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, 
 # -- the lobby ----------------------------------------------------------------------------------------
 def lobby(row: GameRow, lang: str, *, closed: str = "") -> discord.Embed:
     """The lobby: edition, seats, host, house rules and clock; once closed or started, its state."""
-    edition = str(row.settings.get("edition") or row.edition)
+    return lobby_of(row.id, row.host_id, row.seats, TableSettings(row.settings), row.edition, lang, closed=closed)
+
+
+def lobby_of(game: int, host_id: int, seats: list[SeatRow], settings: TableSettings, opened_with: str, lang: str,
+             *, closed: str = "") -> discord.Embed:
+    """`lobby`, from its parts (a game in play shows its lobby message from what its table holds)."""
+    edition = settings.edition(opened_with)
     title = t(lang, "embed.lobby", edition=text(lang, f"edition.{edition}.name"))
-    host = t(lang, "lobby.host", host=f"<@{row.host_id}>")
+    host = t(lang, "lobby.host", host=f"<@{host_id}>")
     description = "\n".join([host, "", closed]) if closed else "\n".join([host, "", t(lang, "lobby.hint")])
     embed = _embed(title, GREY if closed else NEUTRAL, description)
-    players = [f"{i + 1}. {buttons.lobby_seat(seat, lang)}" for i, seat in enumerate(row.seats)]
-    _field(embed, t(lang, "lobby.players", count=len(row.seats), max=buttons.MAX_SEATS).rstrip(":"),
+    players = [f"{i + 1}. {texts.lobby_seat(seat, lang)}" for i, seat in enumerate(seats)]
+    _field(embed, t(lang, "lobby.players", count=len(seats), max=MAX_SEATS).rstrip(":"),
            "\n".join(players) or t(lang, "lobby.empty"))
-    _field(embed, t(lang, "embed.rules"), "\n".join(buttons.settings_summary(row.settings, row.edition, lang)))
-    _footer(embed, edition, row.id, lang)
+    _field(embed, t(lang, "embed.rules"), "\n".join(texts.settings_summary(settings, opened_with, lang)))
+    _footer(embed, edition, game, lang)
     return embed
 
 
@@ -258,14 +265,14 @@ def auction(state: State, lang: str, quiet: float, *, game: int = 0) -> discord.
     colour = seat_colour(au.bidder) if au.bidder >= 0 else NEUTRAL
     embed = _embed(title, colour, t(lang, "auction.quiet", seconds=int(quiet)))
     if au.bidder >= 0:
-        highest = f"**{buttons.cash(state, au.bid)}** · {buttons.seat_label(state, au.bidder)}"
+        highest = f"**{texts.cash(state, au.bid)}** · {texts.seat_label(state, au.bidder)}"
     else:
-        highest = t(lang, "auction.no_bids", minimum=buttons.cash(state, max(au.minimum, 1)))
+        highest = t(lang, "auction.no_bids", minimum=texts.cash(state, max(au.minimum, 1)))
     _field(embed, t(lang, "embed.highest"), highest, inline=True)
     if au.item == "title":
-        _field(embed, t(lang, "embed.list_price"), buttons.cash(state, edition_of(state).squares[au.square].price),
+        _field(embed, t(lang, "embed.list_price"), texts.cash(state, edition_of(state).squares[au.square].price),
                inline=True)
-    _field(embed, t(lang, "embed.bidding"), "\n".join(buttons.seat_label(state, s) for s in au.active) or "—")
+    _field(embed, t(lang, "embed.bidding"), "\n".join(texts.seat_label(state, s) for s in au.active) or "—")
     embed.set_image(url=f"attachment://{DEED}")
     if game:
         _footer(embed, state, game, lang)
@@ -289,13 +296,13 @@ def trade(state: State, seats: list[SeatRow], lang: str, *, game: int = 0) -> tu
     """An offer on the table: both sides as fields; the content pings the person who must answer."""
     tr = state.trade
     assert tr is not None
-    proposer, target = buttons.seat_label(state, tr.proposer), buttons.seat_label(state, tr.target)
+    proposer, target = texts.seat_label(state, tr.proposer), texts.seat_label(state, tr.target)
     embed = _embed(t(lang, "trade.title", proposer=proposer, target=target), seat_colour(tr.proposer),
-                   t(lang, "trade.answer", who=buttons.mention(seats, tr.target) or target))
+                   t(lang, "trade.answer", who=texts.mention(seats, tr.target) or target))
     _field(embed, t(lang, "embed.gives", seat=proposer),
-           buttons.offer_text(state, tr.give.titles, tr.give.cash, len(tr.give.cards), lang), inline=True)
+           texts.offer_text(state, tr.give.titles, tr.give.cash, len(tr.give.cards), lang), inline=True)
     _field(embed, t(lang, "embed.gives", seat=target),
-           buttons.offer_text(state, tr.take.titles, tr.take.cash, len(tr.take.cards), lang), inline=True)
+           texts.offer_text(state, tr.take.titles, tr.take.cash, len(tr.take.cards), lang), inline=True)
     if game:
         _footer(embed, state, game, lang)
     user = next((s.user_id for s in seats if s.seat == tr.target and s.user_id), None)
@@ -313,8 +320,8 @@ def trade_outcome(state: State, outcome: list[dict], lang: str, *, game: int = 0
     embed = _embed(t(lang, key), colour, "\n".join(line for line in lines if line) or t(lang, "trade.closed"))
     if done is not None and "give" in done:
         for seat, side in ((done["seat"], done.get("give") or {}), (done["target"], done.get("take") or {})):
-            _field(embed, t(lang, "embed.gives", seat=buttons.seat_label(state, seat)),
-                   buttons.offer_text(state, side.get("titles", ()), side.get("cash", 0), len(side.get("cards", ())),
+            _field(embed, t(lang, "embed.gives", seat=texts.seat_label(state, seat)),
+                   texts.offer_text(state, side.get("titles", ()), side.get("cash", 0), len(side.get("cards", ())),
                                     lang), inline=True)
     if game:
         _footer(embed, state, game, lang)
@@ -337,8 +344,8 @@ def standings(state: State, head: str, rows: Iterable[Standing], lang: str, *, p
     lines = []
     for row in rows:
         key = "over.row_out" if row.out else "over.row"
-        lines.append(t(lang, key, rank=row.rank, seat=buttons.seat_label(state, row.seat),
-                       worth=buttons.cash(state, row.net_worth), cash=buttons.cash(state, row.cash)))
+        lines.append(t(lang, key, rank=row.rank, seat=texts.seat_label(state, row.seat),
+                       worth=texts.cash(state, row.net_worth), cash=texts.cash(state, row.cash)))
     first = next((r.seat for r in rows if r.rank == 1 and not r.out), state.winner)
     embed = _embed(head, seat_colour(first) if first is not None and first >= 0 else GREY)
     for k, value in enumerate(chunks(newest(lines, TOTAL_MAX - 600))):

@@ -1,13 +1,15 @@
-"""The messages of a game that carry a decision: the table, an open auction, a pending trade offer.
+"""The face of a game in Discord: the messages that carry a decision (the table, an open auction, a pending trade
+offer), the lobby message's line about the game, one-off notices and the final standings.
 
-A `Publisher` belongs to one `Session` and is only called with the session's lock held: it turns the
-state and the events of an action into posts and edits of the game's messages. Where each of those messages
-is, and which version it shows, lives in the store (`messages`), never only in memory, so a restart finds
-them all and brings each up to date (`restore`).
+A `Publisher` belongs to one game and is only called by its session, with the session's lock held, through the
+`Face` interface (`bot.table.face`): each call brings the game as it is now (a `Table`) and what changed. It turns
+them into posts and edits, and writes in the game's `Book` which message shows which version; the book is
+recorded in the store (`messages`), never only in memory, so a restart finds every message and brings each up to
+date (`restore`).
 
-A post is marked in the store before it is sent and recorded after; its nonce is derived from what the
-store holds (game, kind, version, the message it replaces), so the same post sent again after a crash
-or a timeout is recognised by Discord (`enforce_nonce`) instead of appearing twice.
+A post is marked in the store before it is sent and recorded after; its nonce is derived from what the store
+holds (game, kind, version, the message it replaces), so the same post sent again after a crash or a timeout is
+recognised by Discord (`enforce_nonce`) instead of appearing twice.
 """
 
 from __future__ import annotations
@@ -19,30 +21,33 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
-from discord.http import HTTPClient, Route, handle_message_parameters
 
 from bot.config import Config
-from bot.face import buttons, components, embeds, wire
+from bot.face import adapter, attachments, buttons, components, embeds, threads
+from bot.face.i18n import t
 from bot.face.replies import ClickAnswer
-from bot.pictures import pool
-from bot.store import GameRow, MessageRow, SeatRow, Store, StoreError
-from bot.table.writing import Writer
-from engine import State
+from bot.face.texts import seat_label
+from bot.store import StoreError
+from bot.table.book import Book
+from bot.table.face import Notice, NotShown, Table
+from bot.table.storage import Storage
+from engine import edition_of
+from engine.rules import standings
 
 log = logging.getLogger("turista.game")
 T = TypeVar("T")
 
-TRACKED = ("table", "auction", "offer")  # the kinds of message a game in play keeps (the lobby has its own)
 RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # seconds between tries of a post or an edit Discord failed to answer
 ENDED_AUCTION = ("auction_won", "auction_unsold")
 ENDED_OFFER = ("trade_done", "trade_rejected", "trade_cancelled")
-# What publishing may fail with, Discord (or the network) and the database, once the move is recorded.
+LOBBY_EVERY = 60.0  # seconds between two updates of the game's state on its lobby message
+# What showing may fail with, Discord (or the network) and the database, once the move is recorded.
 PUBLISH_ERRORS = (discord.HTTPException, StoreError, TimeoutError, aiohttp.ClientError, OSError)
+Edit = Callable[[Table], Awaitable[dict[str, Any]]]
 
 
 class Gone(Exception):
@@ -63,104 +68,90 @@ def nonce(game: int, kind: str, version: int, replaces: int | None) -> str:
     return hashlib.blake2b(key, digest_size=10).hexdigest()
 
 
-class _Host(Protocol):
-    config: Config
-    store: Store
-    writes: Writer
-    http: HTTPClient
-    allowed_mentions: discord.AllowedMentions | None
-
-
-class Owner(Protocol):
-    """What a publisher needs of its game's session (`bot.table.session.Session`)."""
-
-    bot: _Host
-    row: GameRow
-    gid: int
-    lang: str
-    state: State | None
-
-    @property
-    def seats(self) -> list[SeatRow]: ...
-
-    @property
-    def channel(self) -> discord.PartialMessageable: ...
-
-    def user_of(self, seat: int) -> int | None: ...
-
-    async def announce_winner(self, st: State) -> None: ...
-
-    def show_progress(self, st: State) -> None: ...
-
-
 class Publisher:
-    def __init__(self, session: Owner) -> None:
-        self.session = session
+    def __init__(self, game: int, book: Book, *, client: discord.Client, storage: Storage, config: Config) -> None:
+        self.game = game
+        self.book = book
+        self.client = client
+        self.storage = storage
+        self.config = config
         self.turn_events: list[dict] = []  # what happened in the turn the table shows
         self.narration = embeds.Narration()  # the sentences of `turn_events`
-        self.messages: dict[str, MessageRow] = {k: m for k, m in session.row.messages.items() if k in TRACKED}
-        self._answer: ClickAnswer | None = None  # the click being answered by the edit of its message
-        # Edits made since the store last heard of them: recorded with the next action (or at shutdown), not
-        # each in a write of its own. A crash before that costs one edit at the next start-up.
-        self.unrecorded: dict[str, MessageRow] = {}
-        self._marked: dict[str, int] = {}  # posts whose mark (`Store.intend_post`) went in with the action
+        self.lobby_shown = 0.0  # when the lobby message last showed the game's state (monotonic)
+        self._background: set[asyncio.Task[None]] = set()  # lobby lines being shown, kept alive until they end
 
-    def posts_ahead(self, events: list[dict]) -> list[tuple[str, int]]:
-        """The posts `events` will make that can be marked in the store with the action itself (kind, channel
-        id): a new turn's table, unless a post of the table is in doubt (that one is sent again first)."""
-        row = self.messages.get("table")
-        if (row is None or row.posting is None) and any(e["code"] == "turn_started" for e in events):
-            return [("table", self.channel.id)]
-        return []
-
-    def marked(self, posting: list[tuple[str, int]], version: int) -> None:
-        """The store holds the marks of `posting` (`posts_ahead`) for `version`: a crash from now on finds
-        them, so from now on each is a post in doubt until it is recorded."""
-        for kind, channel_id in posting:
-            self._in_doubt(kind, channel_id, version)
-            self._marked[kind] = version
-
-    def _in_doubt(self, kind: str, channel_id: int, version: int) -> None:
-        """The message of `kind` is being posted for `version`: in doubt until its id is recorded. The message
-        it replaces stays known meanwhile, as the store keeps it (`Store.intend_post`)."""
-        old = self.messages.get(kind)
-        self.messages[kind] = MessageRow(kind, channel_id, old.message_id if old else None,
-                                         old.version if old else version, posting=version)
-
-    @property
-    def gid(self) -> int:
-        return self.session.gid
-
-    @property
-    def lang(self) -> str:
-        return self.session.lang
-
-    @property
-    def channel(self) -> discord.PartialMessageable:
-        return self.session.channel
-
-    def message_id(self, kind: str) -> int | None:
-        row = self.messages.get(kind)
-        return None if row is None else row.message_id
-
-    def editable(self, kind: str) -> bool:
-        """Whether the message of `kind` is known and no post of it is in doubt (a post that failed or was
-        cut may have gone out: it is sent again with its nonce rather than left beside an edited one)."""
-        row = self.messages.get(kind)
-        return row is not None and row.message_id is not None and row.posting is None
-
-    # -- after an action -------------------------------------------------------------------------------
-    async def publish(self, events: list[dict], answer: ClickAnswer | None = None) -> None:
-        """Show what `events` changed; `answer`: the click that caused them, answered by its message's edit."""
-        self._answer = answer
+    # -- the face ------------------------------------------------------------------------------------------
+    async def show(self, table: Table, events: list[dict], click: object | None = None) -> None:
+        """Show what `events` changed; `click`: the `ClickAnswer` of the click that caused them, answered by its
+        message's edit."""
+        answer = click if isinstance(click, ClickAnswer) else None
         try:
-            await self._publish(events)
-        finally:
-            self._answer = None
+            await self._publish(table, events, answer)
+        except PUBLISH_ERRORS as error:
+            raise NotShown(_short(error)) from error
 
-    async def _publish(self, events: list[dict]) -> None:
-        st = self.session.state
-        assert st is not None
+    async def opened(self, table: Table, events: list[dict]) -> None:
+        """The game's first table, telling how it started."""
+        self.turn_events = list(events)
+        self.narration.forget()
+        try:
+            await self.post_table(table)
+        except PUBLISH_ERRORS as error:
+            raise NotShown(_short(error)) from error
+
+    async def restore(self, table: Table) -> None:
+        """Every message that carries a pending decision shows the current version with its buttons, from
+        what the store holds: a post a crash may have cut is sent again (its nonce finds it if it went
+        through), a message that was deleted is posted afresh, a decision that is over loses its buttons."""
+        st = table.state
+        live = st.phase != "over"
+        try:
+            await self._restore(table, "auction", live and st.auction is not None, self._post_auction,
+                                self._auction_edit)
+            await self._restore(table, "offer", live and st.trade is not None, self._post_offer, self._offer_edit)
+            await self._restore(table, "table", live, self.post_table, self._live_table_edit)
+        except PUBLISH_ERRORS as error:
+            raise NotShown(_short(error)) from error
+
+    async def tell(self, table: Table, notice: Notice) -> None:
+        """A one-off message for the table (a warning, "played for…"): the game never waits on it."""
+        params: dict[str, Any] = {}
+        if notice.seat is not None:
+            params["seat"] = seat_label(table.state, notice.seat)
+        if notice.ping:
+            params["who"] = " ".join(f"<@{u}>" for u in notice.ping)
+        if notice.deadline is not None:
+            # Discord shows the relative timestamp counting down in each reader's own words.
+            params["deadline"] = f"<t:{math.ceil(notice.deadline)}:R>"
+        text = t(table.lang, notice.key, **params)
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.ping]) if notice.ping \
+            else components.NO_MENTIONS
+        try:
+            content, embed = embeds.notice(text)
+            await adapter.send_message(self.client, table.where, {"content": content, "embed": embed,
+                                                                   "allowed_mentions": mentions})
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            log.warning("game %d: could not post a notice (%s): %s", self.game, _short(error), text[:80])
+
+    async def ended(self, table: Table, ended_by: str) -> None:
+        """`/turista end`: no message keeps buttons, and the ranking as it stands is posted with the end-of-game
+        picture (the game itself has no winner)."""
+        for row in list(self.book.messages.values()):
+            if row.message_id is not None:
+                with contextlib.suppress(*PUBLISH_ERRORS):
+                    await adapter.edit_message(self.client, row.channel_id, row.message_id, {"view": None})
+        st = table.state
+        await self._announce(table, t(table.lang, "over.ended", who=ended_by), standings(st, edition_of(st)))
+        self._in_lobby(table, threads.result(table, ended_by))
+
+    async def close(self) -> None:
+        """Let the lobby lines under way finish (the process stops, and its HTTP session with it)."""
+        if self._background:
+            await asyncio.wait(self._background)
+
+    # -- after a move -----------------------------------------------------------------------------------------
+    async def _publish(self, table: Table, events: list[dict], answer: ClickAnswer | None) -> None:
+        st = table.state
         turns: list[list[dict]] = []
         for event in events:
             if event["code"] == "turn_started":
@@ -170,327 +161,296 @@ class Publisher:
             else:
                 self.turn_events.append(event)
         # The auction and trade messages first: once the table shows a version, everything does.
-        await self._auction_message(events)
-        await self._trade_message(events)
+        await self._auction_message(table, events, answer)
+        await self._trade_message(table, events, answer)
         if turns:
-            await self._retire_table()
+            await self._retire_table(table, answer)
             for number, finished in enumerate(turns[:-1]):
-                _, embed = embeds.table(st, self.session.seats, finished, self.lang, live=False, game=self.gid,
+                _, embed = embeds.table(st, table.seats, finished, table.lang, live=False, game=self.game,
                                         picture=False)
-                key = nonce(self.gid, f"turn{number}", st.version, None)
-                await self._retrying(lambda e=embed, k=key: self._send(  # type: ignore[misc]
-                    self.channel.id, {"embed": e, "nonce": k, "allowed_mentions": components.NO_MENTIONS}),
+                key = nonce(self.game, f"turn{number}", st.version, None)
+                await self._retrying(lambda e=embed, k=key: adapter.send_message(  # type: ignore[misc]
+                    self.client, table.where, {"embed": e, "nonce": k, "allowed_mentions": components.NO_MENTIONS}),
                     "post a finished turn")
             self.turn_events = turns[-1]
             self.narration.forget()
-            await self.post_table()
-            self.session.show_progress(st)
+            await self.post_table(table)
+            self._show_progress(table)
         else:
-            await self._show_table(live=st.phase != "over")
+            await self._show_table(table, answer, live=st.phase != "over")
         if st.phase == "over":
-            await self.session.announce_winner(st)
+            await self._announce(table, t(table.lang, "over.title", seat=seat_label(st, st.winner)), st.standings)
+            self._in_lobby(table, threads.result(table))
 
-    def _mentions(self) -> discord.AllowedMentions:
+    def _show_progress(self, table: Table) -> None:
+        """Now and then, the lobby message in the channel tells how the game goes (in the background: no click
+        waits for it)."""
+        now = time.monotonic()
+        if table.lobby is None or now - self.lobby_shown < LOBBY_EVERY:
+            return
+        self.lobby_shown = now
+        self._in_lobby(table, threads.progress(table))
+
+    def _in_lobby(self, table: Table, line: str) -> None:
+        """Show `line` on the lobby message, in the background: the game never waits on it."""
+        task = asyncio.create_task(threads.show_in_lobby(self.client, table, line),
+                                   name=f"turista-lobby-{self.game}")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    @staticmethod
+    def _mentions(table: Table) -> discord.AllowedMentions:
         """Only the person the game waits for is pinged; names typed by players never ping anyone."""
-        st = self.session.state
-        users = [self.session.user_of(s) for s in (st.seat_to_act() if st else [])]
+        users = [table.user_of(s) for s in table.state.seat_to_act()]
         return discord.AllowedMentions(everyone=False, roles=False,
                                        users=[discord.Object(u) for u in users if u][:1])
 
     # -- the table ---------------------------------------------------------------------------------------
-    async def post_table(self) -> None:
+    async def post_table(self, table: Table) -> None:
         """A new table message showing the current version (the newest table is the live one)."""
-        session = self.session
-        st = session.state
-        assert st is not None
-        content, embed = embeds.table(st, session.seats, self.turn_events, self.lang, live=st.phase != "over",
-                                      game=self.gid, narration=self.narration)
-        view = buttons.table_view(self.gid, st, self.lang)
-        file = await pool.board_file(st, self.lang, **self._picture_extras())
-        kwargs: dict[str, Any] = {"embed": embed, "file": file, "allowed_mentions": self._mentions()}
+        st = table.state
+        content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=st.phase != "over",
+                                      game=self.game, narration=self.narration)
+        view = buttons.table_view(self.game, st, table.lang)
+        file = await attachments.board_file(st, table.lang, **self._picture_extras(table))
+        kwargs: dict[str, Any] = {"embed": embed, "file": file, "allowed_mentions": self._mentions(table)}
         if view is not None:
             kwargs["view"] = view
-        await self._post("table", content, kwargs, lambda: self._table_edit(live=True))
+        await self._post(table, "table", content, kwargs, self._live_table_edit)
 
-    def _picture_extras(self) -> dict[str, Any]:
+    def _picture_extras(self, table: Table) -> dict[str, Any]:
         """What the board shows beside the state: this turn's events and the minutes left of the game."""
-        extras: dict[str, Any] = {"table": self.gid, "events": self.turn_events}
-        ends_at = self.session.row.settings.get("ends_at")
+        extras: dict[str, Any] = {"table": self.game, "events": self.turn_events}
+        ends_at = table.settings.ends_at
         if ends_at:
-            minute = self.session.bot.config.minute
-            extras["minutes_left"] = max(0, math.ceil((float(ends_at) - time.time()) / minute))
+            extras["minutes_left"] = max(0, math.ceil((ends_at - time.time()) / self.config.minute))
         return extras
 
-    async def _table_edit(self, *, live: bool) -> dict[str, Any]:
-        st = self.session.state
-        assert st is not None
-        content, embed = embeds.table(st, self.session.seats, self.turn_events, self.lang, live=live, game=self.gid,
+    async def _table_edit(self, table: Table, *, live: bool) -> dict[str, Any]:
+        st = table.state
+        content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,
                                       narration=self.narration)
-        view = buttons.table_view(self.gid, st, self.lang) if live else None
+        view = buttons.table_view(self.game, st, table.lang) if live else None
         # The embed names `board.png`: the new picture below, or the one the message keeps.
         kwargs: dict[str, Any] = {"content": content, "embed": embed, "view": view,
                                   "allowed_mentions": components.NO_MENTIONS}
         if live or st.phase == "over":
             # An edit that leaves the picture as it is keeps the attachment the message already has.
-            board = await pool.board_if_changed(st, self.lang, **self._picture_extras())
+            board = await attachments.board_if_changed(st, table.lang, **self._picture_extras(table))
             if board is not None:
                 kwargs["attachments"] = [board]
         return kwargs
 
-    async def _show_table(self, *, live: bool) -> None:
+    async def _live_table_edit(self, table: Table) -> dict[str, Any]:
+        return await self._table_edit(table, live=True)
+
+    async def _show_table(self, table: Table, answer: ClickAnswer | None, *, live: bool) -> None:
         """The table shows the current version; a table that cannot be edited is replaced by a fresh one."""
-        if not self.editable("table"):
+        if not self.book.editable("table"):
             if live:
-                await self.post_table()
+                await self.post_table(table)
             return
         try:
-            await self._edit("table", await self._table_edit(live=live))
+            await self._edit(table, "table", await self._table_edit(table, live=live), answer)
         except Gone:
             if live:
-                await self.post_table()
+                await self.post_table(table)
 
-    async def _retire_table(self) -> None:
+    async def _retire_table(self, table: Table, answer: ClickAnswer | None) -> None:
         """A new turn: the previous table keeps its account of the turn but loses its buttons. If that edit
         fails, its buttons only answer "outdated": the new table still goes up."""
-        if self.message_id("table") is None:
+        if self.book.message_id("table") is None:
             return
         try:
-            await self._edit("table", await self._table_edit(live=False), record=False)
+            await self._edit(table, "table", await self._table_edit(table, live=False), answer, record=False)
         except Gone:
             pass
         except Exception as error:
             if not transient(error):
                 raise
-            log.warning("game %d: the previous table keeps its buttons (%s)", self.gid, error)
+            log.warning("game %d: the previous table keeps its buttons (%s)", self.game, error)
 
     # -- the auction -------------------------------------------------------------------------------------
-    async def _auction_message(self, events: list[dict]) -> None:
-        st = self.session.state
-        assert st is not None
+    async def _auction_message(self, table: Table, events: list[dict], answer: ClickAnswer | None) -> None:
+        st = table.state
         ended = [e for e in events if e["code"] in ENDED_AUCTION]
-        if "auction" in self.messages and (ended or st.auction is None):
+        if "auction" in self.book.messages and (ended or st.auction is None):
             # The last result is this message's; a queued auction may already be open.
             edit: dict[str, Any] = {"view": None, "allowed_mentions": components.NO_MENTIONS}
             if ended:
                 edit["content"] = None
-                edit["embed"] = embeds.auction_result(st, ended[:1], self.lang, game=self.gid)
-            await self._close("auction", edit)
+                edit["embed"] = embeds.auction_result(st, ended[:1], table.lang, game=self.game)
+            await self._close(table, "auction", edit, answer)
         if st.auction is None:
             return
         opened = any(e["code"] == "auction_opened" for e in events)
-        if self.editable("auction") and not opened:
+        if self.book.editable("auction") and not opened:
             try:
-                await self._edit("auction", await self._auction_edit())
+                await self._edit(table, "auction", await self._auction_edit(table), answer)
                 return
             except Gone:
                 pass
-        await self._post_auction()
+        await self._post_auction(table)
 
-    async def _post_auction(self) -> None:
-        st = self.session.state
-        assert st is not None and st.auction is not None
-        embed = embeds.auction(st, self.lang, self.session.bot.config.auction_quiet, game=self.gid)
-        file = await pool.deed_file(st.edition, st.auction.square, st, self.lang)
-        await self._post("auction", None, {"embed": embed, "file": file,
-                                           "view": buttons.auction_view(self.gid, st, self.lang),
-                                           "allowed_mentions": components.NO_MENTIONS}, self._auction_edit)
+    async def _post_auction(self, table: Table) -> None:
+        st = table.state
+        assert st.auction is not None
+        embed = embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game)
+        file = await attachments.deed_file(st.edition, st.auction.square, st, table.lang)
+        await self._post(table, "auction", None, {"embed": embed, "file": file,
+                                                  "view": buttons.auction_view(self.game, st, table.lang),
+                                                  "allowed_mentions": components.NO_MENTIONS}, self._auction_edit)
+
+    async def _auction_edit(self, table: Table) -> dict[str, Any]:
+        st = table.state
+        return {"content": None, "embed": embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game),
+                "view": buttons.auction_view(self.game, st, table.lang), "allowed_mentions": components.NO_MENTIONS}
 
     # -- the trade offer ---------------------------------------------------------------------------------
-    async def _trade_message(self, events: list[dict]) -> None:
-        st = self.session.state
-        assert st is not None
+    async def _trade_message(self, table: Table, events: list[dict], answer: ClickAnswer | None) -> None:
+        st = table.state
         codes = {e["code"] for e in events}
-        if "offer" in self.messages and (codes & set(ENDED_OFFER) or st.trade is None):
+        if "offer" in self.book.messages and (codes & set(ENDED_OFFER) or st.trade is None):
             outcome = [e for e in events if e["code"] in ENDED_OFFER]
-            await self._close("offer", {"content": None, "embed": embeds.trade_outcome(st, outcome, self.lang,
-                                                                                       game=self.gid),
-                                        "view": None, "allowed_mentions": components.NO_MENTIONS})
+            await self._close(table, "offer", {
+                "content": None, "embed": embeds.trade_outcome(st, outcome, table.lang, game=self.game),
+                "view": None, "allowed_mentions": components.NO_MENTIONS}, answer)
         if st.trade is None:
             return
-        if self.editable("offer") and "trade_proposed" not in codes:
+        if self.book.editable("offer") and "trade_proposed" not in codes:
             try:
-                await self._edit("offer", await self._offer_edit())
+                await self._edit(table, "offer", await self._offer_edit(table), answer)
                 return
             except Gone:
                 pass
-        await self._post_offer()
+        await self._post_offer(table)
 
-    async def _post_offer(self) -> None:
-        st = self.session.state
-        assert st is not None and st.trade is not None
-        target = self.session.user_of(st.trade.target)
+    async def _post_offer(self, table: Table) -> None:
+        st = table.state
+        assert st.trade is not None
+        target = table.user_of(st.trade.target)
         mentions = discord.AllowedMentions(everyone=False, roles=False,
                                            users=[discord.Object(target)] if target else False)
-        content, embed = embeds.trade(st, self.session.seats, self.lang, game=self.gid)
-        await self._post("offer", content, {"embed": embed, "view": buttons.trade_view(self.gid, st, self.lang),
-                                            "allowed_mentions": mentions}, self._offer_edit)
+        content, embed = embeds.trade(st, table.seats, table.lang, game=self.game)
+        await self._post(table, "offer", content, {"embed": embed,
+                                                   "view": buttons.trade_view(self.game, st, table.lang),
+                                                   "allowed_mentions": mentions}, self._offer_edit)
 
-    # -- after a start, or a failure -----------------------------------------------------------------------
-    async def restore(self) -> None:
-        """Every message that carries a pending decision shows the current version with its buttons, from
-        what the store holds: a post a crash may have cut is sent again (its nonce finds it if it went
-        through), a message that was deleted is posted afresh, a decision that is over loses its buttons."""
-        st = self.session.state
-        if st is None:
-            return
-        live = st.phase != "over"
-        await self._restore("auction", live and st.auction is not None, self._post_auction, self._auction_edit)
-        await self._restore("offer", live and st.trade is not None, self._post_offer, self._offer_edit)
-        await self._restore("table", live, self.post_table, lambda: self._table_edit(live=True))
-        await self.record_edits()  # at once: start-up and healing are rare, and may be followed by no action
-
-    async def _auction_edit(self) -> dict[str, Any]:
-        st = self.session.state
-        assert st is not None
-        return {"content": None,
-                "embed": embeds.auction(st, self.lang, self.session.bot.config.auction_quiet, game=self.gid),
-                "view": buttons.auction_view(self.gid, st, self.lang), "allowed_mentions": components.NO_MENTIONS}
-
-    async def _offer_edit(self) -> dict[str, Any]:
-        st = self.session.state
-        assert st is not None
-        content, embed = embeds.trade(st, self.session.seats, self.lang, game=self.gid)
-        return {"content": content, "embed": embed, "view": buttons.trade_view(self.gid, st, self.lang),
+    async def _offer_edit(self, table: Table) -> dict[str, Any]:
+        st = table.state
+        content, embed = embeds.trade(st, table.seats, table.lang, game=self.game)
+        return {"content": content, "embed": embed, "view": buttons.trade_view(self.game, st, table.lang),
                 "allowed_mentions": components.NO_MENTIONS}
 
-    async def _restore(self, kind: str, wanted: bool, post: Callable[[], Awaitable[None]],
-                       edit: Callable[[], Awaitable[dict[str, Any]]]) -> None:
-        st = self.session.state
-        assert st is not None
-        row = self.messages.get(kind)
+    # -- the end -----------------------------------------------------------------------------------------
+    async def _announce(self, table: Table, head: str, rows: list) -> None:
+        """The final ranking with the end-of-game picture, for a game won or ended by the host."""
+        st, lang = table.state, table.lang
+        fields: dict[str, Any] = {"allowed_mentions": components.NO_MENTIONS}
+        try:
+            picture = await attachments.summary_file(self.storage, self.game, lang)
+        except Exception:  # the standings matter more than the chart
+            log.exception("game %d: the summary picture failed", self.game)
+            picture = None
+        if picture is not None:
+            fields["file"] = picture
+        try:
+            fields["embed"] = embeds.standings(st, head, rows, lang, picture=picture is not None, game=self.game)
+            await adapter.send_message(self.client, table.where, fields)
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError):
+            log.exception("game %d: could not announce the result", self.game)
+
+    # -- after a start, or a failure -----------------------------------------------------------------------
+    async def _restore(self, table: Table, kind: str, wanted: bool, post: Callable[[Table], Awaitable[None]],
+                       edit: Edit) -> None:
+        st = table.state
+        row = self.book.messages.get(kind)
         if not wanted:
             if row is not None:
-                await self._close(kind, {"view": None})
+                await self._close(table, kind, {"view": None}, None)
             return
-        if row is None or not self.editable(kind):
+        if row is None or not self.book.editable(kind):
             if row is not None and row.posting is not None:
                 log.info("game %d: the %s message of version %d may not have gone out; sending it again",
-                         self.gid, kind, row.posting)
-            await post()
+                         self.game, kind, row.posting)
+            await post(table)
         elif row.version != st.version:  # recorded after an edit went through: it shows that version
             try:
-                await self._edit(kind, await edit())
+                await self._edit(table, kind, await edit(table), None)
             except Gone:
-                await post()
+                await post(table)
 
     # -- posting and editing, recorded in the store ----------------------------------------------------
-    async def _post(self, kind: str, content: str | None, kwargs: dict[str, Any],
-                    edit: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+    async def _post(self, table: Table, kind: str, content: str | None, fields: dict[str, Any], edit: Edit) -> None:
         """Post the message of `kind` for the current version: marked in the store first, recorded after.
         A post of an earlier version that may have gone out (a crash or a timeout cut it) is sent again with
         its own nonce, so Discord hands back that message if it exists; `edit` then brings it up to date."""
-        st = self.session.state
-        assert st is not None
-        store = self.session.bot.store
-        channel = self.channel
-        old = self.messages.get(kind)
+        st = table.state
+        where = table.where
+        old = self.book.messages.get(kind)
         replaces = old.message_id if old else None
         version = old.posting if old is not None and old.posting is not None else st.version
-        self._in_doubt(kind, channel.id, version)
-        self.unrecorded.pop(kind, None)
-        if self._marked.pop(kind, None) != version:
-            await self._save(store.intend_post, self.gid, kind, channel.id, version)
-        key = nonce(self.gid, kind, version, replaces)
-        message_id = await self._retrying(lambda: self._send(channel.id, {"content": content, "nonce": key, **kwargs}),
-                                          f"post the {kind}", files=self._files(kwargs))
-        self.messages[kind] = MessageRow(kind, channel.id, message_id, version)
-        await self._save(store.posted, self.gid, kind, channel.id, message_id, version)
+        self.book.in_doubt(kind, where, version)
+        if not self.book.mark_taken(kind, version):
+            await self._save(self.storage.intend_post, self.game, kind, where, version)
+        key = nonce(self.game, kind, version, replaces)
+        message_id = await self._retrying(
+            lambda: adapter.send_message(self.client, where, {"content": content, "nonce": key, **fields}),
+            f"post the {kind}", files=_files(fields))
+        self.book.posted(kind, where, message_id, version)
+        await self._save(self.storage.posted, self.game, kind, where, message_id, version)
         if version != st.version:
-            await self._edit(kind, await edit())
+            await self._edit(table, kind, await edit(table), None)
 
-    async def _edit(self, kind: str, kwargs: dict[str, Any], *, record: bool = True) -> None:
-        """Edit the message of `kind` to show the current version (`record`: as its live message); raises
-        `Gone` (logged, with the reason) if it was deleted or may not be edited."""
-        st = self.session.state
-        assert st is not None
-        row = self.messages[kind]
+    async def _edit(self, table: Table, kind: str, fields: dict[str, Any], answer: ClickAnswer | None, *,
+                    record: bool = True) -> None:
+        """Edit the message of `kind` to show the current version (`record`: as its live message), as the answer
+        to the click on it if there is one; raises `Gone` (logged, with the reason) if it was deleted or may not
+        be edited."""
+        row = self.book.messages[kind]
         message_id = row.message_id
         assert message_id is not None
         try:
-            if not await self._answered_with(message_id, kwargs):
-                await self._retrying(lambda: self._send_edit(row.channel_id, message_id, kwargs), f"edit the {kind}",
-                                     files=self._files(kwargs, "attachments"))
+            if not await self._answered_with(answer, message_id, fields):
+                await self._retrying(lambda: adapter.edit_message(self.client, row.channel_id, message_id, fields),
+                                     f"edit the {kind}", files=_files(fields, "attachments"))
         except (discord.NotFound, discord.Forbidden) as error:
             why = "it was deleted" if isinstance(error, discord.NotFound) else "Discord refuses the edit"
             log.warning("game %d: the %s message %d cannot be edited (%s: %d %s); a new one replaces it",
-                        self.gid, kind, row.message_id, why, error.status, error.text or "")
+                        self.game, kind, message_id, why, error.status, error.text or "")
             raise Gone from error
-        if not record:
-            return
-        self.messages[kind] = self.unrecorded[kind] = replace(row, version=st.version, posting=None)
+        if record:
+            self.book.shown(kind, table.state.version)
 
-    async def _answered_with(self, message_id: int, kwargs: dict[str, Any]) -> bool:
+    async def _answered_with(self, answer: ClickAnswer | None, message_id: int, fields: dict[str, Any]) -> bool:
         """Whether the edit of `message_id` went out as the answer to the click on it. If that answer fails,
         the edit is made the usual way (an answer that reached Discord only shows the same thing twice)."""
-        answer = self._answer
         if answer is None or not answer.take(message_id):
             return False
         try:
-            await answer.update(kwargs)
+            await answer.update(fields)
             return True
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
-            log.warning("game %d: a click could not be answered with its message's edit (%s)", self.gid,
+            log.warning("game %d: a click could not be answered with its message's edit (%s)", self.game,
                         _short(error))
-            for file in self._files(kwargs, "attachments"):
+            for file in _files(fields, "attachments"):
                 file.reset(seek=True)
             return False
 
-    async def _close(self, kind: str, kwargs: dict[str, Any]) -> None:
-        """The decision of `kind` is over: its message loses its buttons and is no longer tracked."""
-        row = self.messages.get(kind)
+    async def _close(self, table: Table, kind: str, fields: dict[str, Any], answer: ClickAnswer | None) -> None:
+        """The decision of `kind` is over: its message loses its buttons and is no longer followed."""
+        row = self.book.messages.get(kind)
         if row is not None and row.message_id is not None:
             try:
-                await self._edit(kind, kwargs, record=False)
+                await self._edit(table, kind, fields, answer, record=False)
             except Gone:
                 pass
             except Exception as error:
                 if not transient(error):
                     raise
-                log.warning("game %d: the %s message that ended keeps its buttons (%s)", self.gid, kind, error)
-        self.messages.pop(kind, None)
-        self.unrecorded.pop(kind, None)
-        await self._save(self.session.bot.store.drop_message, self.gid, kind)
-
-    async def record_edits(self) -> None:
-        """Record the edits not recorded yet."""
-        if self.unrecorded:
-            shown, self.unrecorded = list(self.unrecorded.values()), {}
-            await self._save(self.session.bot.store.shown, self.gid, shown)
-
-    async def take_down(self) -> None:
-        """The game stopped: no message keeps buttons."""
-        for row in list(self.messages.values()):
-            if row.message_id is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await self._send_edit(row.channel_id, row.message_id, {"view": None})
-
-    # discord.py's `send` and `edit` build a whole `Message` from Discord's answer, which nothing here reads (a
-    # post's id aside): the publisher's posts and edits go through its HTTP client, with the parameters those
-    # methods would send (the client's default mentions merged in, as they do), in a body built at once
-    # (`bot.face.wire`).
-    async def _send(self, channel_id: int, fields: dict[str, Any]) -> int:
-        """Post a message with `fields` (content, embed, file, view, nonce, allowed_mentions); its id."""
-        bot = self.session.bot
-        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
-        with handle_message_parameters(previous_allowed_mentions=bot.allowed_mentions, **fields) as params:
-            data = await bot.http.request(route, **wire.body(params))
-        return int(data["id"])
-
-    async def _send_edit(self, channel_id: int, message_id: int, fields: dict[str, Any]) -> None:
-        """Edit a message with `fields` (content, embed, attachments, view, allowed_mentions)."""
-        bot = self.session.bot
-        previous = bot.allowed_mentions if "content" in fields else None
-        route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=channel_id,
-                      message_id=message_id)
-        with handle_message_parameters(previous_allowed_mentions=previous, **fields) as params:
-            await bot.http.request(route, **wire.body(params))
-
-    @staticmethod
-    def _files(kwargs: dict[str, Any], key: str = "file") -> list[discord.File]:
-        value = kwargs.get(key)
-        if isinstance(value, discord.File):
-            return [value]
-        return [f for f in value or [] if isinstance(f, discord.File)]
+                log.warning("game %d: the %s message that ended keeps its buttons (%s)", self.game, kind, error)
+        self.book.dropped(kind)
+        await self._save(self.storage.drop_message, self.game, kind)
 
     async def _retrying(self, call: Callable[[], Awaitable[T]], what: str,
                         files: list[discord.File] | None = None) -> T:
@@ -504,18 +464,25 @@ class Publisher:
             except Exception as error:
                 if delay is None or not transient(error):
                     raise
-                log.warning("game %d: could not %s (%s); trying again in %.1f s", self.gid, what,
+                log.warning("game %d: could not %s (%s); trying again in %.1f s", self.game, what,
                             _short(error), delay)
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable")
 
-    async def _save(self, write: Callable[..., object], *args: Any) -> None:
+    async def _save(self, write: Callable[..., Awaitable[object]], *args: Any) -> None:
         """Record a message in the store. A database that refuses the write does not stop the game: the
         message is up, and the next record of its kind (or a start-up that posts again) puts it right."""
         try:
-            await self.session.bot.writes(write, *args)
+            await write(*args)
         except StoreError as error:
-            log.warning("game %d: could not record a message (%s): %s", self.gid, write.__name__, error.code)
+            log.warning("game %d: could not record a message: %s", self.game, error.code)
+
+
+def _files(fields: dict[str, Any], key: str = "file") -> list[discord.File]:
+    value = fields.get(key)
+    if isinstance(value, discord.File):
+        return [value]
+    return [f for f in value or [] if isinstance(f, discord.File)]
 
 
 def _short(error: BaseException) -> str:

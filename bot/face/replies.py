@@ -7,10 +7,8 @@ import logging
 from typing import Any
 
 import discord
-from discord.http import Route, json_or_text
-from discord.webhook.async_ import interaction_message_response_params
 
-from bot.face import components, wire
+from bot.face import adapter, components
 from bot.face.i18n import lang_of, t
 from engine import IllegalAction, State
 from engine.narrate import explain
@@ -89,24 +87,10 @@ class ClickAnswer:
         return True
 
     async def update(self, fields: dict[str, Any]) -> None:
-        """Answer the click with the edit of its message (`fields` as for `InteractionResponse.edit_message`).
-
-        discord.py's `edit_message` asks Discord to send the edited message back and builds a whole `Message`
-        of it, which nothing here reads; and its webhook adapter builds the body through aiohttp's FormData
-        (see `bot.face.wire`). The same callback goes out here once, without that question (Discord then answers
-        204), and the response is marked answered as `edit_message` marks it. A refusal raises
+        """Answer the click with the edit of its message (`fields` as for `InteractionResponse.edit_message`),
+        without asking for the edited message back (`bot.face.adapter`). A refusal raises
         `discord.HTTPException`: the caller then edits the message the usual way, with retries."""
-        interaction = self.interaction
-        update = discord.InteractionResponseType.message_update
-        params = interaction_message_response_params(
-            type=update.value, previous_allowed_mentions=interaction.client.allowed_mentions, **fields)
-        url = f"{Route.BASE}/interactions/{interaction.id}/{interaction.token}/callback"
-        http = interaction.client.http
-        async with interaction._session.request("POST", url, proxy=http.proxy, proxy_auth=http.proxy_auth,
-                                                **wire.body(params)) as response:
-            if response.status >= 300:
-                raise discord.HTTPException(response, await json_or_text(response))
-        interaction.response._response_type = update
+        await adapter.answer_with_edit(self.interaction, fields)
 
     def _defer_now(self) -> None:
         if not self._taken:

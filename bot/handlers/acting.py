@@ -1,4 +1,5 @@
-"""Turning a click or a command into an engine action for the clicking person's seat.
+"""What the handlers and the slash commands share: turning a click or a command into an engine action for the
+clicking person's seat, and reading what an interaction carries.
 
 The cheap checks (is there a game, is this person seated, is the button current, would the engine accept
 it) answer at once with an ephemeral refusal. Otherwise the interaction is deferred first, then the action
@@ -8,21 +9,24 @@ waits for the channel's lock, so Discord always hears back within its 3 seconds.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import discord
 
+from bot import pictures
 from bot.client import bot_of
 from bot.face import components
-from bot.face.buttons import cash, seat_label
 from bot.face.i18n import lang_of, t
 from bot.face.replies import ANSWER_WITHIN, ClickAnswer, error_text, refuse, say
-from bot.pictures import pool
+from bot.face.texts import cash, seat_label
+from bot.table.lobby import Refusal
 from bot.table.session import Session
 from engine import Action, State
 from engine.i18n import text
 from engine.narrate import account
 
 ActionFor = Callable[[int], Action]
+MAX_AMOUNT = 10**9  # the most money anyone may bid or offer: far above any edition's bank
 
 
 async def channel_session(interaction: discord.Interaction) -> Session | None:
@@ -83,13 +87,13 @@ async def perform(interaction: discord.Interaction, session: Session, make: Acti
         pass
     elif is_component and not edit_source and interaction.message is not None:
         # With the table's pictures queuing up, its board would come late: the click is deferred at once.
-        answer = ClickAnswer(interaction, within=0.0 if pool.busy(session.gid) else ANSWER_WITHIN)
+        answer = ClickAnswer(interaction, within=0.0 if pictures.busy(session.gid) else ANSWER_WITHIN)
     elif is_component:
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
     try:
-        result = await session.run(action, interaction.user.id, version, answer=answer)
+        result = await session.run(action, interaction.user.id, version, click=answer)
     finally:
         if answer is not None:
             await answer.release()
@@ -116,3 +120,52 @@ def _summary(events: list[dict], state: State | None, lang: str) -> str:
     """What a private answer tells of an action's events (a click on a public message only updates it)."""
     summary = "\n".join(account(events, state, lang)[:12]) if state else ""
     return (summary or t(lang, "done"))[:2000]
+
+
+async def refused(interaction: discord.Interaction, refusal: Refusal) -> None:
+    await refuse(interaction, refusal.code, refusal.params)
+
+
+MAX_VALUES = 25  # Discord's most options in one select
+
+
+def values(interaction: discord.Interaction) -> list[str]:
+    """A select's chosen values; a forged list is cut to what a select can send."""
+    data: Any = interaction.data or {}
+    chosen = data.get("values")
+    return [str(v)[:100] for v in chosen[:MAX_VALUES]] if isinstance(chosen, list) else []
+
+
+def modal_fields(interaction: discord.Interaction) -> dict[str, str]:
+    """Text inputs of a submitted modal by custom_id, whatever the layout (action rows or labels)."""
+    found: dict[str, str] = {}
+
+    def walk(components: Any, depth: int = 0) -> None:
+        if not isinstance(components, list) or depth > 3:
+            return
+        for component in components:
+            if not isinstance(component, dict):
+                continue
+            if "custom_id" in component and "value" in component:
+                found[str(component["custom_id"])] = str(component["value"])[:4000]
+            walk(component.get("components"), depth + 1)
+            child = component.get("component")
+            if isinstance(child, dict):
+                walk([child], depth + 1)
+
+    data: Any = interaction.data or {}
+    walk(data.get("components", []))
+    return found
+
+
+def parse_amount(raw: str) -> int:
+    """A whole, non-negative amount as people type it ("$1,500", "1500"); ValueError otherwise."""
+    cleaned = raw.strip().replace("$", "").replace(",", "").replace("_", "").replace(" ", "")
+    if cleaned == "":
+        return 0
+    if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > len(str(MAX_AMOUNT)):
+        raise ValueError(raw)
+    value = int(cleaned)
+    if value > MAX_AMOUNT:
+        raise ValueError(raw)
+    return value

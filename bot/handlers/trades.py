@@ -8,68 +8,24 @@ from __future__ import annotations
 
 import discord
 
-from bot.face import buttons, components
+from bot.face import ids, trade_builder
 from bot.face.i18n import lang_of, t
 from bot.face.replies import refuse, say
-from bot.handlers.acting import perform, seated
+from bot.handlers.acting import modal_fields, parse_amount, perform, seated, values
+from bot.handlers.registry import Click, number, verb
 from bot.table.draft import Draft
 from bot.table.session import Session
-from engine import Action, IllegalAction, edition_of
+from engine import Action, edition_of
 from engine.board import titles_of
 from engine.legal import trade_refusal, window_refusal
-from engine.narrate import explain, square_name
 
-BUILDER = 0  # builder components are personal drafts: they carry version 0 and never go stale
-MAX_NUMBER = 10**9
+MAX_SEAT = 16  # far above any table, so that a forged seat number is only ever a small one
 
 
 def partners(session: Session, seat: int) -> list[int]:
     st = session.state
     assert st is not None
     return [s for s in range(len(st.seats)) if s != seat and not st.seats[s].out]
-
-
-def partner_view(session: Session, seat: int, lang: str) -> discord.ui.View:
-    st = session.state
-    assert st is not None
-    options = [components.option(buttons.seat_label(st, s), s) for s in partners(session, seat)]
-    return components.view(components.select(session.gid, BUILDER, "trade_with", t(lang, "trade.pick_partner"),
-                                             options))
-
-
-def builder(session: Session, seat: int, draft: Draft, lang: str) -> tuple[str, discord.ui.View]:
-    st = session.state
-    assert st is not None
-    g = session.gid
-    lines = [
-        t(lang, "trade.builder", target=buttons.seat_label(st, draft.target)),
-        t(lang, "trade.you_give", offer=buttons.offer_text(st, sorted(draft.give), draft.give_cash, draft.give_cards,
-                                                         lang)),
-        t(lang, "trade.you_get", offer=buttons.offer_text(st, sorted(draft.take), draft.take_cash, draft.take_cards,
-                                                        lang)),
-        t(lang, "trade.builder_hint"),
-    ]
-    # Gifts and loans between players are against the rules: say so while the offer is put together.
-    why = trade_refusal(st, edition_of(st), draft.trade(st, seat))
-    if why is not None and why[0] in ("trade_is_a_gift", "trade_is_a_loan") and not draft.empty():
-        lines.append("⚠️ " + explain(IllegalAction(why[0], **why[1]), st, lang))
-    items: list[discord.ui.Item] = []
-    for verb, owner, chosen, key in (("trade_give", seat, draft.give, "trade.pick_give"),
-                                     ("trade_take", draft.target, draft.take, "trade.pick_take")):
-        owned = titles_of(st, owner)
-        if owned:
-            options = [components.option(square_name(st.edition, sq, lang) + (" (H)" if st.mortgaged[sq] else ""), sq,
-                                 default=sq in chosen) for sq in owned[:25]]
-            items.append(components.select(g, BUILDER, verb, t(lang, key), options, arg=draft.target, min_values=0,
-                                   max_values=len(options), row=len(items)))
-    row = len(items)
-    items += [
-        components.button(g, BUILDER, "trade_money", t(lang, "button.trade_money"), arg=draft.target, emoji="💰",
-                          row=row),
-        components.button(g, BUILDER, "trade_send", t(lang, "button.trade_send"), arg=draft.target,
-                  style=discord.ButtonStyle.success, emoji="📨", row=row),
-    ]
-    return "\n".join(lines), components.view(*items)
 
 
 async def open_builder(interaction: discord.Interaction, session: Session, target: int,
@@ -83,7 +39,9 @@ async def open_builder(interaction: discord.Interaction, session: Session, targe
         return
     draft = draft or Draft(target=target)
     session.drafts[interaction.user.id] = draft
-    content, view = builder(session, seat, draft, lang)
+    st = session.state
+    assert st is not None
+    content, view = trade_builder.builder(session.gid, st, seat, draft, lang)
     from_builder = interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit)
     if from_builder and interaction.message is not None and interaction.message.flags.ephemeral:
         await interaction.response.edit_message(content=content, view=view)
@@ -108,7 +66,8 @@ async def start(interaction: discord.Interaction, session: Session, target_user:
         if not partners(session, seat):
             await refuse(interaction, "cannot_trade_with")
             return
-        await say(interaction, t(lang, "trade.pick_partner"), view=partner_view(session, seat, lang))
+        view = trade_builder.partner_view(session.gid, st, partners(session, seat), lang)
+        await say(interaction, t(lang, "trade.pick_partner"), view=view)
         return
     target = session.seat_of(target_user)
     if target is None:
@@ -156,41 +115,12 @@ async def choose_titles(interaction: discord.Interaction, session: Session, targ
     await open_builder(interaction, session, target, draft)
 
 
-def money_modal(session: Session, target: int, draft: Draft, lang: str) -> discord.ui.Modal:
-    modal = discord.ui.Modal(title=t(lang, "trade.modal_title")[:45], custom_id=_modal_id(session.gid, target),
-                             timeout=None)
-    for key, value in (("give_cash", draft.give_cash), ("take_cash", draft.take_cash),
-                       ("give_cards", draft.give_cards), ("take_cards", draft.take_cards)):
-        modal.add_item(discord.ui.TextInput(label=t(lang, f"trade.field.{key}")[:45], custom_id=key,
-                                            default=str(value), required=False, max_length=12))
-    modal.stop()
-    return modal
-
-
-def _modal_id(game: int, target: int) -> str:
-    from bot.face.ids import make
-
-    return make(game, BUILDER, "trade_money_set", target)
-
-
 async def ask_money(interaction: discord.Interaction, session: Session, target: int) -> None:
     if await with_partner(interaction, session, target) is None:
         return
     draft = current_draft(interaction, session, target)
-    await interaction.response.send_modal(money_modal(session, target, draft, lang_of(interaction)))
-
-
-def parse_amount(raw: str) -> int:
-    """A whole, non-negative amount as people type it ("$1,500", "1500"); ValueError otherwise."""
-    cleaned = raw.strip().replace("$", "").replace(",", "").replace("_", "").replace(" ", "")
-    if cleaned == "":
-        return 0
-    if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > len(str(MAX_NUMBER)):
-        raise ValueError(raw)
-    value = int(cleaned)
-    if value > MAX_NUMBER:
-        raise ValueError(raw)
-    return value
+    modal = trade_builder.money_modal(session.gid, target, draft, lang_of(interaction))
+    await interaction.response.send_modal(modal)
 
 
 async def set_money(interaction: discord.Interaction, session: Session, target: int,
@@ -259,3 +189,51 @@ async def counter(interaction: discord.Interaction, session: Session, version: i
     draft = Draft(target=tr.proposer, give=set(tr.take.titles), take=set(tr.give.titles), give_cash=tr.take.cash,
                   take_cash=tr.give.cash, give_cards=len(tr.take.cards), take_cards=len(tr.give.cards))
     await open_builder(interaction, session, tr.proposer, draft)
+
+
+# -- the builder's components ------------------------------------------------------------------------------
+def _table(click: Click) -> Session:
+    assert click.session is not None  # declared `at_table`: the router found the game
+    return click.session
+
+
+@verb("trade")
+async def trade_button(click: Click) -> None:
+    await start(click.interaction, _table(click))
+
+
+@verb("trade_with")
+async def trade_with(click: Click) -> None:
+    chosen = values(click.interaction)
+    target = ids.number(chosen[0], MAX_SEAT) if chosen else None
+    await open_builder(click.interaction, _table(click), -1 if target is None else target)
+
+
+def _titles(side: str) -> None:
+    @verb(f"trade_{side}", arg=number(MAX_SEAT))
+    async def choose(click: Click) -> None:
+        await choose_titles(click.interaction, _table(click), click.arg, side, values(click.interaction))
+
+
+_titles("give")
+_titles("take")
+
+
+@verb("trade_money", arg=number(MAX_SEAT))
+async def trade_money(click: Click) -> None:
+    await ask_money(click.interaction, _table(click), click.arg)
+
+
+@verb("trade_money_set", arg=number(MAX_SEAT), modal=True)
+async def trade_money_set(click: Click) -> None:
+    await set_money(click.interaction, _table(click), click.arg, modal_fields(click.interaction))
+
+
+@verb("trade_send", arg=number(MAX_SEAT))
+async def trade_send(click: Click) -> None:
+    await send(click.interaction, _table(click), click.arg)
+
+
+@verb("counter")
+async def counter_button(click: Click) -> None:
+    await counter(click.interaction, _table(click), click.version)

@@ -1,1 +1,16 @@
-"""Pictures for the tables, drawn in worker processes."""
+"""Pictures for the tables (boards, deeds, end-of-game summaries), drawn by `render` in worker processes and
+handed back as PNG bytes (`bot.pictures.pool`); the face attaches them to its messages."""
+
+from bot.pictures.pool import (
+    Pictures,
+    board,
+    board_if_changed,
+    busy,
+    deed,
+    shutdown,
+    start,
+    summary,
+    warm_up,
+)
+
+__all__ = ["Pictures", "board", "board_if_changed", "busy", "deed", "shutdown", "start", "summary", "warm_up"]

@@ -19,17 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import io
 import logging
 import os
 from collections import OrderedDict
 from collections.abc import Iterable
 
-import discord
-
 from bot.pictures import drawing
 from bot.pictures.workers import Worker
-from bot.store import Store
 from engine import State, to_json
 
 log = logging.getLogger(__name__)
@@ -145,32 +141,31 @@ def shutdown() -> None:
 
 
 # -- what the bot calls ---------------------------------------------------------------------------------------
-async def board_file(state: State, lang: str, *, table: int = 0, events: Iterable[dict] = (),
-                     absent: Iterable[int] = (), minutes_left: int | None = None) -> discord.File:
+async def board(state: State, lang: str, *, table: int = 0, events: Iterable[dict] = (), absent: Iterable[int] = (),
+                minutes_left: int | None = None) -> bytes:
+    """The board's PNG."""
     _, data = await PICTURES.board(state, lang, table=table, events=events, absent=absent, minutes_left=minutes_left)
-    return discord.File(io.BytesIO(data), filename="board.png")
+    return data
 
 
 async def board_if_changed(state: State, lang: str, *, table: int, events: Iterable[dict] = (),
-                           absent: Iterable[int] = (), minutes_left: int | None = None) -> discord.File | None:
-    """The board of `table` as a file, or None when the table already shows this very picture (an edit then
-    leaves the attachment as it is)."""
+                           absent: Iterable[int] = (), minutes_left: int | None = None) -> bytes | None:
+    """The board of `table`, or None when the table already shows this very picture (an edit then leaves the
+    attachment as it is)."""
     state_json = to_json(state)
     ev, ab = tuple(events), tuple(sorted(absent))
     key = Pictures.board_key(state_json, lang, ev, ab, minutes_left)
     if PICTURES.shows(table, key):
         return None
-    data = await PICTURES.drawn(key, table, state_json, lang, ev, ab, minutes_left)
-    return discord.File(io.BytesIO(data), filename="board.png")
+    return await PICTURES.drawn(key, table, state_json, lang, ev, ab, minutes_left)
 
 
 def busy(table: int) -> bool:
     return PICTURES.busy(table)
 
 
-async def deed_file(edition: str, square: int, state: State | None, lang: str, *, table: int = 0) -> discord.File:
-    data = await PICTURES.deed(edition, square, state, lang, table)
-    return discord.File(io.BytesIO(data), filename="deed.png")
+async def deed(edition: str, square: int, state: State | None, lang: str, *, table: int = 0) -> bytes:
+    return await PICTURES.deed(edition, square, state, lang, table)
 
 
 async def warm_up(edition: str, lang: str, *, table: int = 0) -> None:
@@ -179,12 +174,6 @@ async def warm_up(edition: str, lang: str, *, table: int = 0) -> None:
     await PICTURES.prepare(edition, lang, table)
 
 
-async def summary_file(store: Store, game_id: int, lang: str) -> discord.File | None:
-    """The end-of-game picture, replayed from the action log."""
-    first = await asyncio.to_thread(store.initial_state, game_id)
-    if first is None:
-        return None
-    rows = await asyncio.to_thread(store.log, game_id)
-    actions = [action for row in rows if (action := row.decoded_action()) is not None]
-    data = await PICTURES.summary(first, actions, lang, game_id)
-    return discord.File(io.BytesIO(data), filename="summary.png")
+async def summary(first: State, actions: list, lang: str, *, table: int = 0) -> bytes:
+    """The end-of-game picture, replayed from the game's first state and its actions."""
+    return await PICTURES.summary(first, actions, lang, table)

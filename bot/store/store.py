@@ -108,6 +108,14 @@ def open_backend(
 class Store:
     """The games of one bot process. See docs/storage.md for the whole API and its guarantees."""
 
+    # The methods that write. The bot's event loop hands these to its writer thread(s) and every other method
+    # to its reader threads (`bot.table.storage`): a method that writes is named here when it is written.
+    WRITES = frozenset({
+        "reserve_ids", "reserve_block", "create_game", "add_seat", "remove_seat", "remove_seat_at", "update_seat",
+        "update_settings", "start_game", "apply", "set_table_message", "intend_post", "posted", "shown", "edited",
+        "drop_message", "set_thread", "set_deadline", "set_status", "finish_game", "backup", "restore",
+    })
+
     def __init__(
         self,
         path: str | os.PathLike[str] | None = None,

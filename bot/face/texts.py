@@ -1,0 +1,100 @@
+"""The words the table's messages share (embeds, buttons, menus, private answers): money, seat labels, what the
+game waits for, a turn's header, the house rules, an offer. Pure functions of the game: no Discord here."""
+
+from __future__ import annotations
+
+from bot.face.i18n import t
+from bot.store import SeatRow
+from bot.table.settings import TOGGLES, TableSettings
+from engine import State, board, edition_of, load
+from engine.i18n import money, text
+from engine.narrate import jail_name, square_name
+from engine.narrate import offer_text as narrate_offer
+
+
+def cash(state: State | str, amount: int) -> str:
+    edition = state if isinstance(state, str) else state.edition
+    return money(amount, load(edition).currency)
+
+
+def seat_label(state: State, seat: int) -> str:
+    person = state.seats[seat]
+    return f"🤖 {person.name}" if person.computer else person.name
+
+
+def mention(row_seats: list[SeatRow], seat: int) -> str:
+    user = next((s.user_id for s in row_seats if s.seat == seat), None)
+    return f"<@{user}>" if user else ""
+
+
+def settings_summary(settings: TableSettings, opened_with: str, lang: str) -> list[str]:
+    """The house rules of a table, a line each, as its lobby and `/turista settings` list them."""
+    s = settings.rules
+    edition = settings.edition(opened_with)
+    ed = load(edition)
+    lines = [t(lang, "settings.edition", name=text(lang, f"edition.{edition}.name"))]
+    lines.append(
+        t(lang, "settings.time_limit", minutes=s.time_limit) if s.time_limit else t(lang, "settings.no_time_limit")
+    )
+    timeout = settings.turn_timeout
+    lines.append(t(lang, "settings.turn_timeout", seconds=timeout) if timeout else t(lang, "settings.no_turn_timeout"))
+    lines.append(t(lang, "settings.start_cash", amount=money(s.start_cash or ed.economy.start_cash, ed.currency)))
+    on = [t(lang, f"rule.{name}") for name in TOGGLES if settings.switch(ed, name)]
+    lines.append(t(lang, "settings.rules", rules=", ".join(on) if on else t(lang, "settings.none")))
+    lines.append(t(lang, f"ending.{settings.ending}"))
+    return lines
+
+
+def lobby_seat(seat: SeatRow, lang: str) -> str:
+    if seat.computer:
+        return f"🤖 {seat.name} ({t(lang, f'level.{seat.computer}')})"
+    return seat.name
+
+
+def prompt(state: State, seats: list[SeatRow], lang: str) -> str:
+    """What the game waits for, addressed to whoever must decide."""
+    if state.phase == "over":
+        return t(lang, "table.over", seat=seat_label(state, state.winner))
+    if state.debts:
+        debt = state.debts[0]
+        creditor = text(lang, "event.party.bank") if debt.creditor < 0 else state.seats[debt.creditor].name
+        # How much selling and mortgaging can still bring: bankruptcy only when it cannot cover the debt.
+        short = sum(d.amount for d in state.debts if d.debtor == debt.debtor) - state.seats[debt.debtor].cash
+        raisable = board.raisable(state, edition_of(state), debt.debtor)
+        return t(lang, "table.debt" if raisable >= short else "table.debt_short",
+                 who=mention(seats, debt.debtor) or seat_label(state, debt.debtor), amount=cash(state, debt.amount),
+                 creditor=creditor, cash=cash(state, state.seats[debt.debtor].cash), raisable=cash(state, raisable))
+    if state.lift is not None:
+        seat = state.lift.seat
+        if state.seats[seat].computer:
+            return t(lang, "table.thinking", who=state.seats[seat].name)
+        return t(lang, "table.lift", who=mention(seats, seat) or seat_label(state, seat))
+    if state.auction is not None:
+        return t(lang, "table.auction", square=square_name(state.edition, state.auction.square, lang))
+    seat = state.current
+    if state.seats[seat].computer:
+        return t(lang, "table.thinking", who=state.seats[seat].name)
+    who = mention(seats, seat) or seat_label(state, seat)
+    if state.phase == "buy":
+        pos = state.seats[seat].pos
+        return t(lang, "table.buy", who=who, square=square_name(state.edition, pos, lang),
+                 price=cash(state, edition_of(state).squares[pos].price), cash=cash(state, state.seats[seat].cash))
+    if state.phase == "customs":
+        return t(lang, "table.customs", who=who)
+    if state.phase == "end":
+        return t(lang, "table.end", who=who)
+    if state.seats[seat].jailed:
+        fine = cash(state, edition_of(state).economy.jail_fine)
+        return t(lang, "table.jail", variant=state.edition, who=who, fine=fine, jail=jail_name(state.edition, lang))
+    return t(lang, "table.roll", who=who, cash=cash(state, state.seats[seat].cash))
+
+
+def turn_header(state: State, events: list[dict], lang: str) -> str:
+    started = next((e for e in events if e["code"] == "turn_started"), None)
+    seat = started["seat"] if started else state.current
+    turn = started["turn"] if started else state.turn
+    return t(lang, "table.header", turn=turn, seat=seat_label(state, seat))
+
+
+def offer_text(state: State, titles: tuple[int, ...] | list[int], amount: int, cards: int, lang: str) -> str:
+    return narrate_offer(state, titles, amount, cards, lang, mark_mortgaged=True)

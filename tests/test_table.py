@@ -1,0 +1,242 @@
+"""The table core without Discord: the lobby as a model, sessions applying moves and telling a face what changed,
+the clocks. A face here is a recording of what it was told (`bot.table.face.Face`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import Config
+from bot.store import Store
+from bot.table.book import Book
+from bot.table.face import Notice, NotShown, Table
+from bot.table.lobby import Actor, Lobby, Refusal, check
+from bot.table.sessions import Sessions
+from bot.table.settings import NotOffered, TableSettings
+from bot.table.storage import Storage
+from engine import Action, legal_actions
+
+GUILD, CHANNEL, HOST, GUEST = 1, 10, 100, 200
+
+
+@dataclass
+class RecordedFace:
+    """What a table told its face, in order; `failures` make the next calls of `show` raise NotShown."""
+
+    game: int
+    book: Book
+    told: list[tuple[str, Any]] = field(default_factory=list)
+    failures: int = 0
+
+    async def show(self, table: Table, events: list[dict], click: object | None = None) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise NotShown("injected")
+        self.told.append(("show", (table.state.version, [e["code"] for e in events], click)))
+
+    async def opened(self, table: Table, events: list[dict]) -> None:
+        self.told.append(("opened", [e["code"] for e in events]))
+
+    async def restore(self, table: Table) -> None:
+        self.told.append(("restore", table.state.version))
+
+    async def tell(self, table: Table, notice: Notice) -> None:
+        self.told.append(("tell", notice))
+
+    async def ended(self, table: Table, ended_by: str) -> None:
+        self.told.append(("ended", ended_by))
+
+    async def close(self) -> None:
+        pass
+
+
+@dataclass
+class Place:
+    store: Store
+    storage: Storage
+    sessions: Sessions
+    lobby: Lobby
+    faces: dict[int, RecordedFace]
+
+
+CONFIG = Config(token="", db="", dev_guild=None, pace=0.0, auction_quiet=30.0, time_scale=1.0, seed=7,
+                log_level="INFO", render_workers=0, local=True)
+
+
+@pytest.fixture
+async def place(tmp_path: Path) -> AsyncIterator[Place]:
+    with Store(tmp_path / "t.db") as store:
+        storage = Storage(store)
+        faces: dict[int, RecordedFace] = {}
+
+        def make_face(game: int, book: Book) -> RecordedFace:
+            faces[game] = RecordedFace(game, book)
+            return faces[game]
+
+        sessions = Sessions(CONFIG, storage, make_face, lambda guild: "es")  # type: ignore[arg-type]
+        try:
+            yield Place(store, storage, sessions, Lobby(CONFIG, storage, sessions.lock_for), faces)
+        finally:
+            sessions.closing = True
+            for session in list(sessions.by_game.values()):
+                session.cancel_tasks()
+            storage.close()
+
+
+async def opened_table(place: Place, **settings: Any) -> int:
+    lobby = place.lobby
+    async with lobby.lock_for(CHANNEL):
+        row = await lobby.open(GUILD, CHANNEL, HOST, "Ana", "turismundo", TableSettings.opened(0, 0))
+    if settings:
+        place.store.update_settings(row.id, {**row.settings, **settings})
+    async with lobby.changing(CHANNEL, row.id) as row:
+        await lobby.join(row, GUEST, "Beto")
+    return row.id
+
+
+async def started(place: Place, **settings: Any) -> int:
+    gid = await opened_table(place, **settings)
+    async with place.lobby.changing(CHANNEL, gid, Actor(HOST)) as row:
+        start = await place.lobby.start(row)
+        session = await place.sessions.for_game(gid)
+        assert session is not None
+        session.adopt(start.row)
+        await session.opened(start.events)
+    return gid
+
+
+async def test_the_lobby_seats_people_and_refuses_what_it_cannot_do(place: Place) -> None:
+    gid = await opened_table(place)
+    lobby = place.lobby
+    row = await lobby.of_channel(CHANNEL)
+    assert row is not None and [s.name for s in row.seats] == ["Ana", "Beto"]
+    with pytest.raises(Refusal, match="already_seated"):
+        async with lobby.changing(CHANNEL, gid) as row:
+            await lobby.join(row, GUEST, "Beto")
+    with pytest.raises(Refusal, match="no_lobby"):  # a button of another table
+        async with lobby.changing(CHANNEL, gid + 1) as row:
+            pass
+    with pytest.raises(Refusal, match="not_host"):
+        async with lobby.changing(CHANNEL, gid, Actor(GUEST)) as row:
+            pass
+    async with lobby.changing(CHANNEL, gid, Actor(GUEST, manages_channel=True)) as row:
+        row, name = await lobby.add_computer(row, "facil")
+    assert name == "Lupita" and row.seats[-1].computer == "facil"
+    async with lobby.changing(CHANNEL, gid) as row:
+        with pytest.raises(Refusal, match="invalid"):
+            await lobby.choose(row, "time_limit", ["61"])
+        row = await lobby.choose(row, "time_limit", ["90"])
+    assert TableSettings(row.settings).time_limit == 90
+    async with lobby.changing(CHANNEL, gid) as row:
+        row, closed = await lobby.leave(row, GUEST)
+        assert not closed
+        row, closed = await lobby.leave(row, HOST)
+    assert closed and place.store.game(gid).status == "abandoned"  # only a computer was left
+
+
+async def test_a_start_shows_the_first_table_with_the_starts_events(place: Place) -> None:
+    gid = await started(place)
+    face = place.faces[gid]
+    assert face.told[0][0] == "opened" and face.told[0][1][-1] == "turn_started"
+    row = place.store.game(gid)
+    assert row.status == "active" and row.state is not None
+    with pytest.raises(Refusal, match="game_running"):
+        check(row, gid)
+
+
+async def test_a_move_is_stored_then_shown_with_the_click_untouched(place: Place) -> None:
+    gid = await started(place)
+    session = await place.sessions.for_game(gid)
+    assert session is not None and session.state is not None
+    st = session.state
+    user = session.user_of(st.current)
+    click = object()
+    events = await session.run(Action(kind="roll", seat=st.current), user, st.version, click=click)
+    assert isinstance(events, list) and events
+    assert place.store.game(gid).version == st.version + 1
+    kind, (version, codes, handed) = place.faces[gid].told[-1]
+    assert (kind, version, handed) == ("show", st.version + 1, click) and codes == [e["code"] for e in events]
+    # The same button again is outdated, and nothing is shown.
+    told = len(place.faces[gid].told)
+    assert await session.run(Action(kind="roll", seat=st.current), user, st.version) == ("outdated", {})
+    assert len(place.faces[gid].told) == told
+
+
+async def test_a_move_the_face_could_not_show_is_kept_and_shown_later(place: Place,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.table.session.HEAL_FIRST", 0.01)
+    gid = await started(place)
+    session = await place.sessions.for_game(gid)
+    assert session is not None and session.state is not None
+    st = session.state
+    place.faces[gid].failures = 1
+    events = await session.run(Action(kind="roll", seat=st.current), session.user_of(st.current))
+    assert isinstance(events, list)
+    assert place.store.game(gid).version == st.version + 1
+    for _ in range(100):
+        if ("restore", st.version + 1) in place.faces[gid].told:
+            break
+        await asyncio.sleep(0.01)
+    assert ("restore", st.version + 1) in place.faces[gid].told
+
+
+async def test_the_clock_warns_then_plays_for_an_absent_person(place: Place) -> None:
+    gid = await started(place, turn_timeout=60)
+    session = await place.sessions.for_game(gid)
+    assert session is not None and session.state is not None
+    session.config = replace(CONFIG, time_scale=0.001)  # a minute lasts 60 ms
+    st = session.state
+    session.row.deadline = None
+    session.arm_timers()
+    face = place.faces[gid]
+    for _ in range(200):
+        if any(kind == "show" for kind, _ in face.told):
+            break
+        await asyncio.sleep(0.01)
+    notices = [told.key for kind, told in face.told if kind == "tell"]
+    assert notices[:2] == ["table.timeout_warning", "table.played_for"]
+    assert session.state is not None and session.state.version > st.version
+
+
+def test_settings_read_the_stored_dict_and_refuse_what_was_not_offered() -> None:
+    settings = TableSettings({"turn_timeout": 120, "ends_at": 1234.5, "thread": False, "edition": "mundial"})
+    assert (settings.turn_timeout, settings.ends_at, settings.thread) == (120, 1234.5, False)
+    assert settings.edition("turismundo") == "mundial" and TableSettings({}).edition("monopolio") == "monopolio"
+    assert TableSettings({}).thread and TableSettings({}).ending == "last"
+    with pytest.raises(NotOffered):
+        TableSettings.opened(7, 0)
+    assert TableSettings.opened(30, 60, 5000).values == {"time_limit": 30, "turn_timeout": 60, "start_cash": 5000}
+
+
+async def test_a_computer_seat_plays_its_own_turns(place: Place) -> None:
+    gid = await opened_table(place)
+    async with place.lobby.changing(CHANNEL, gid) as row:
+        await place.lobby.add_computer(row, "normal")
+    async with place.lobby.changing(CHANNEL, gid, Actor(HOST)) as row:
+        start = await place.lobby.start(row)
+        session = await place.sessions.for_game(gid)
+        assert session is not None
+        session.adopt(start.row)
+        await session.opened(start.events)
+    session.after_change()
+    # People play cautiously until a computer has moved.
+    for _ in range(300):
+        st = session.state
+        assert st is not None
+        if any(e.actor is None for e in place.store.log(gid) if e.action):
+            break
+        people = [s for s in st.seat_to_act() if not session.plays_itself(s)]
+        if people:
+            seat = people[0]
+            kinds = {a.kind: a for a in legal_actions(st, seat)}
+            action = next((kinds[k] for k in ("end_turn", "decline", "pass_bid", "roll", "pay_fine") if k in kinds),
+                          None)
+            if action is not None:
+                await session.run(action, session.user_of(seat))
+        await asyncio.sleep(0.005)
+    assert any(e.actor is None for e in place.store.log(gid) if e.action)
