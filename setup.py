@@ -2,8 +2,8 @@
 
 With TURISTA_COMPILE=1 in the environment of `pip install`, the engine's rules, legality, computer players
 and simulator are compiled to C extensions by mypyc (about 2.5 times the speed). Without it, the default,
-the engine is the pure-Python reference and the package has no compiled parts. See README.md ("Compiled
-engine"): an editable install builds the extensions next to the sources, where `engine/__init__.py` checks
+the engine is the pure-Python reference and the package has no compiled parts. See docs/simulator.md ("The
+compiled engine"): an editable install builds the extensions next to the sources, where `engine/__init__.py` checks
 them against the sources they were built from.
 """
 

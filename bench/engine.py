@@ -4,7 +4,7 @@
 
 Each line: {"edition", "build", "games", "games_per_second", "turns_per_second", "turns_per_second_runs",
 "turns_per_second_spread", "runs", "actions_per_second", "peak_rss_mb", "max_state_json_bytes"}. "build" says
-whether the engine ran compiled ("compiled", installed with TURISTA_COMPILE=1: see README.md) or as its Python
+whether the engine ran compiled ("compiled", installed with TURISTA_COMPILE=1: see docs/simulator.md) or as its Python
 sources ("python"). The timed games run on one core with every seat a `normal` computer player, rates per second
 of this process's CPU time (so that other work on the machine does not distort them). Each edition plays the
 same games `--runs` times, the editions taking turns (A, B, C, A, B, C, ...), so that a slow spell of the

@@ -13,19 +13,22 @@ import logging
 import os
 import signal
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from bot.config import Config, load_config, with_shards
+from bot.invite import invite_link, permission_names
 
 if TYPE_CHECKING:
     from bot.client import TuristaBot
 
 log = logging.getLogger("turista.bot")
 
-# The integer of the permissions the bot needs in a channel: View Channel, Send Messages, Embed Links,
-# Attach Files and Read Message History.
-PERMISSIONS = 1024 | 2048 | 16384 | 32768 | 65536
+_PERMISSIONS_SAID = textwrap.fill(
+    f"The permissions: {permission_names()}. Without the two thread permissions each game is played in its "
+    "channel instead of a thread of its own, and its lobby says why.", width=104, initial_indent=" " * 4,
+    subsequent_indent=" " * 4)
 
 NO_TOKEN_GUIDE = f"""\
 Turista needs a Discord bot token, and DISCORD_TOKEN is not set.
@@ -37,9 +40,9 @@ Turista needs a Discord bot token, and DISCORD_TOKEN is not set.
         TURISTA_DB=turista.db
     or export DISCORD_TOKEN in the environment. Keep it secret: anyone with it controls the bot.
  4. Invite the bot to your server with this link (replace APP_ID with the "Application ID" of
-    "General Information"); scopes bot + applications.commands, permissions View Channel, Send
-    Messages, Embed Links, Attach Files and Read Message History:
-        https://discord.com/oauth2/authorize?client_id=APP_ID&scope=bot+applications.commands&permissions={PERMISSIONS}
+    "General Information"); scopes bot + applications.commands:
+        {invite_link()}
+{_PERMISSIONS_SAID}
  5. Start it again with: turista run   (or: python -m bot)
     While developing, set TURISTA_DEV_GUILD to your server's id so commands appear at once.
 

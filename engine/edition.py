@@ -37,7 +37,7 @@ SQUARE_KINDS = TITLE_KINDS | {
     "club",  # Club Tarjeta Platino: membership and account fee
 }
 
-# Card effects, the small vocabulary of DESIGN §4.
+# Card effects: the small vocabulary the decks of the edition files are written in (docs/rules.md).
 CARD_EFFECTS = frozenset(
     {
         "collect",  # bank pays `amount`

@@ -1,7 +1,7 @@
-"""DESIGN §2: `engine` imports nothing of `render` or `bot`; `render` imports `engine` only; only `bot` and
-`fakediscord` import `discord`; `fakediscord` knows nothing of the game, and the bot uses it only in the
-sandbox. Inside `bot`, imports flow one way: no module imports, even for type hints or inside a function,
-a module that imports it back."""
+"""The boundaries docs/architecture.md draws: `engine` imports nothing of `render` or `bot`; `render`
+imports `engine` only; only `bot` and `fakediscord` import `discord`; `fakediscord` knows nothing of the game,
+and the bot uses it only in the sandbox. Inside `bot`, imports flow one way: no module imports, even for type
+hints or inside a function, a module that imports it back."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Every game in one SQLite file (sqlite-utils): lobby, seats, the append-only action log, the latest
-snapshot and the results. No discord here, so engine-side tools can use it too. See docs/storage.md."""
+"""Every game in one database, a SQLite file (sqlite-utils) or PostgreSQL: lobby, seats, the append-only
+action log, the latest snapshot and the results. No discord here, so engine-side tools can use it too. See
+docs/storage.md."""
 
 from bot.store.errors import ChannelBusy, NoSuchGame, StaleVersion, StoreError
 from bot.store.rows import (
