@@ -21,9 +21,6 @@ from bot.run import main as run_main
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PAGE_IDS = [p.relative_to(ROOT).as_posix() for p in PAGES]
-# Pages written together with the code they describe, on their own schedule: a link may name the file before
-# it lands, never a heading inside it. Once the file exists its links are checked like any other.
-WRITTEN_WITH_THEIR_CODE = {"docs/architecture.md"}
 LONGEST_CELL = 300
 INVITE = re.compile(r"https://discord\.com/(?:api/)?oauth2/authorize\?[^\s`)>\]]*")
 FENCE = re.compile(r"^```.*?^```[^\n]*$", re.S | re.M)
@@ -121,8 +118,6 @@ def test_every_relative_link_points_at_a_file_and_heading_that_exist(page: Path)
         linked = (page.parent / path).resolve() if path else page
         shown = linked.relative_to(ROOT).as_posix() if linked.is_relative_to(ROOT) else str(linked)
         if not linked.exists():
-            if shown in WRITTEN_WITH_THEIR_CODE and not anchor:
-                continue
             wrong.append(f"{target}: no file {shown}")
         elif anchor and (linked.suffix != ".md" or anchor not in anchors(linked)):
             wrong.append(f"{target}: no heading #{anchor} in {shown}")
@@ -286,3 +281,39 @@ def test_the_guide_of_turista_run_without_a_token_gives_the_same_link(
     links = invite_links(capsys.readouterr().err)
     assert links and all(permissions_of(link) == PERMISSIONS for link in links)
     assert invite_link() in links
+
+
+# A dotted name of the project in a code span: `bot.face.publisher.Publisher.show`, `engine.apply`.
+DOTTED = re.compile(r"^(?:bot|engine|render|words|fakediscord)(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
+
+
+def resolve(dotted: str) -> object:
+    """The module, class, function or attribute a dotted name names (ImportError / AttributeError if none)."""
+    import importlib
+
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for attribute in parts[cut:]:
+            found = getattr(found, attribute)
+        return found
+    raise ImportError(dotted)
+
+
+def test_the_architecture_names_functions_that_exist() -> None:
+    """Every `module.function` the map of the house names (the walk of a click above all) is in the code."""
+    page = ROOT / "docs" / "architecture.md"
+    named = sorted({span for span in code(without_fences(read(page))) if DOTTED.match(span)})
+    assert len(named) >= 20, named
+    missing = []
+    for name in named:
+        try:
+            resolve(name)
+        except (ImportError, AttributeError):
+            missing.append(name)
+    assert not missing, missing
+    steps = re.findall(r"^(\d+)\. ", read(page).split("## A click", 1)[1].split("\n## ", 1)[0], re.M)
+    assert 1 <= len(steps) <= 8, steps
