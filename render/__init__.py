@@ -16,6 +16,9 @@ the seat the game waits for in a yellow banner and with a halo.
     deed(edition, square, state=None, lang="es") -> PNG bytes   (in an auction: the highest bid and bidder)
     summary(history_from_log(first_state, actions), lang="es") -> PNG bytes
     preview(png, width) -> PNG bytes           a picture scaled down as Discord shows it (550, 350)
+    replay(first_state, actions, lang="es", *, progress=None) -> GIF bytes
+                                               the whole game animated, turn by turn (or round by round),
+                                               then the final standings; progress(done, total) per frame
 
 Every function is pure (it only reads what it is given) and thread-safe, so the bot runs them off the event
 loop. Imports `engine` only.
@@ -24,6 +27,7 @@ loop. Imports `engine` only.
 from render.board import Table, board, board_image, caption, prepare, warm_up
 from render.deed import deed, deed_image
 from render.png import preview
+from render.replay import replay
 from render.summary import History, history_from_log, summary, summary_image
 
 __all__ = [
@@ -37,6 +41,7 @@ __all__ = [
     "history_from_log",
     "prepare",
     "preview",
+    "replay",
     "summary",
     "summary_image",
     "warm_up",

@@ -3,9 +3,11 @@
 python -m render board --edition turismundo --seed 3 --turns 60 --out board.png
 python -m render deed --edition turismundo --square 7 [--seed 3 --turns 60] --out deed.png
 python -m render summary --edition turismundo --seed 3 --turns 400 --out summary.png
+python -m render replay --edition turismundo --seed 3 --turns 150 --out replay.gif
 
 --width 550 (a desktop channel) or --width 350 (a phone) writes the picture as Discord previews it: scaled
-down to that width, to judge what a reader sees without clicking.
+down to that width, to judge what a reader sees without clicking. A replay is drawn that wide (550 by default),
+as an animated GIF (--format webp or apng to compare).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from engine import available, load
 from render.board import board
 from render.deed import deed
 from render.png import preview
+from render.replay import FORMATS, REPLAY_WIDTH, replay
 from render.sample import final_state, play
 from render.summary import history_from_log, summary
 
@@ -30,6 +33,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         ("board", "the board after a sample game"),
         ("deed", "a title deed (with its owner after --turns of a sample game)"),
         ("summary", "the end-of-game picture of a sample game"),
+        ("replay", "the animated replay of a sample game"),
     ):
         p = sub.add_parser(name, help=help_text)
         p.add_argument("--edition", default="turismundo", choices=available())
@@ -41,6 +45,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         p.add_argument("--width", type=int, default=0, help="scale down to this width, as Discord previews it")
         if name == "deed":
             p.add_argument("--square", type=int, required=True)
+        if name == "replay":
+            p.add_argument("--format", default="gif", choices=sorted(FORMATS))
     return parser
 
 
@@ -56,6 +62,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m render") -> i
             first, steps = play(args.edition, args.seed, args.turns, args.seats)
             state = final_state(first, steps)
         png = deed(args.edition, args.square, state, args.lang)
+    elif args.picture == "replay":
+        first, steps = play(args.edition, args.seed, args.turns, args.seats)
+        data = replay(first, steps, args.lang, fmt=args.format, width=args.width or REPLAY_WIDTH)
+        args.out.write_bytes(data)
+        print(f"{args.out}: {len(data):,} bytes")
+        return 0
     else:
         first, steps = play(args.edition, args.seed, args.turns, args.seats)
         if args.picture == "board":

@@ -73,3 +73,9 @@ def seat_letters(state: State) -> list[str]:
         taken.add(letter)
         out.append(letter)
     return out
+
+
+def phrase(lang: str, key: str, **params: object) -> str:
+    """Text `render.<key>` filled like the game's own texts: plural forms (`{n:turno|turnos}`) and Spanish
+    contractions work, which `label`'s plain formatting leaves alone."""
+    return game_text(language(lang), f"render.{key}", **params)
