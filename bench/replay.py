@@ -1,5 +1,5 @@
 """The replay's drawing time, size and memory for games of 50, 150 and 300 turns of every edition, per format;
-and the drawing time of the profile card.
+the drawing time of the profile card and the time to write the ranking's lines.
 
     python bench/replay.py [--editions turismundo mundial monopolio] [--turns 50 150 300]
                            [--formats gif webp apng] [--lang es] [--runs 1]
@@ -11,8 +11,9 @@ line per case: {"edition", "turns", "format", "frames", "bytes", "cpu_s", "cpu_r
 "rss_rise_mb"}: cpu_s the CPU time of the replay (the median of --runs), cpu_ratio that time over the CPU time
 of a fixed loop of pure Python measured at the start and the end (`bench.harness.REFERENCE_LOOP`: the
 machine's speed drifts, the ratio much less), peak_rss_mb the process's largest resident size, rss_rise_mb
-how much of it the replay added. Then one line {"profile": {...}} with the profile card's median drawing time
-at 1100 px, in ms and over the same reference.
+how much of it the replay added. Then one line {"profile": {...}, "ranking": {...}, "reference_ms"}: the
+profile card's median drawing time (1100 x 700, PNG included) and the ranking's lines for a season of
+RANKING_ROWS people (`render.ranking`: the table is an embed, not a picture), in ms and over the reference.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ EDITIONS = ("turismundo", "mundial", "monopolio")
 TURNS = (50, 150, 300)
 FORMATS = ("gif", "webp", "apng")
 SEEDS = 200  # seeds tried for a game that lasts long enough
+RANKING_ROWS = 1_000
 
 
 def _rss_mb() -> float:
@@ -92,6 +94,19 @@ def profile_case(lang: str, runs: int) -> dict:
     return {"median_ms": round(1000 * statistics.median(times), 1), "bytes": len(png)}
 
 
+def ranking_case(runs: int) -> dict:
+    from render.ranking import RankingRow, ranking_lines
+
+    rows = [RankingRow(f"Player {k}", 40 - k / 30, 5 + k % 50, k % 9, (k % 7 - 3) / 2, k % 10 == 0)
+            for k in range(RANKING_ROWS)]
+    times = []
+    for _ in range(max(runs, 20)):
+        start = time.process_time()
+        ranking_lines(rows, "es")
+        times.append(time.process_time() - start)
+    return {"rows": RANKING_ROWS, "median_ms": round(1000 * statistics.median(times), 2)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--editions", nargs="+", default=list(EDITIONS))
@@ -124,12 +139,14 @@ def main() -> int:
             for fmt in args.formats:
                 results.append(child("--case", edition, str(turns), fmt))
     profile = child("--profile-only")
+    ranking = ranking_case(args.runs)
     reference = (reference + reference_ms()) / 2
     for r in results:
         r["cpu_ratio"] = round(1000 * r["cpu_s"] / reference, 1)
         print(json.dumps(r))
     profile["ratio"] = round(profile["median_ms"] / reference, 3)
-    print(json.dumps({"profile": profile, "reference_ms": round(reference, 1)}))
+    ranking["ratio"] = round(ranking["median_ms"] / reference, 4)
+    print(json.dumps({"profile": profile, "ranking": ranking, "reference_ms": round(reference, 1)}))
     return 0
 
 

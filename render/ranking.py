@@ -9,8 +9,8 @@ Why text and not a picture: a table is read by looking for one's own name and nu
 embed's text at the reader's own size on every screen, where a picture of a dozen rows is scaled to 350 px
 on a phone (about 8 px letters) and to the height of the preview box on a desktop; the text also shows a
 name exactly as Discord does (emoji included, which the pictures' fonts lack), can be searched and read
-aloud, and needs no picture worker. Each line: rank, name, rating, its change in the person's last game,
-games and wins.
+aloud, and needs no picture worker. Each line is short enough for a phone: rank, name, rating, its change
+in the person's last game, then wins and games ("**1.** Ana · **27.1** ▲1.4 · won 14 of 40").
 
 Names are already made safe for markdown by `bot.names`; the rest of each line is ours.
 """
@@ -45,13 +45,13 @@ class RankingLines:
 
 
 def trend_text(trend: float | None) -> str:
-    """▲ 1.4, ▼ 0.3 or = (no change); nothing before a person's second rated game."""
+    """▲1.4, ▼0.3 or ±0 (no change as shown); nothing before a person's second rated game."""
     if trend is None:
         return ""
     shown = rating_text(abs(trend))
     if float(shown.replace(",", "")) == 0:
-        return "="
-    return f"{'▲' if trend > 0 else '▼'} {shown}"
+        return "±0"
+    return f"{'▲' if trend > 0 else '▼'}{shown}"
 
 
 def _record(row: RankingRow, lang: str) -> str:

@@ -9,35 +9,34 @@ from render.sample import sample_ranking
 
 def test_ranked_by_rating_with_the_provisional_apart() -> None:
     lines = ranking_lines(sample_ranking(), "en")
-    assert lines.ranked[0] == "**1.** Ana · **27.1** ▲ 1.4 · 40 games, 14 wins"
+    assert lines.ranked[0] == "**1.** Ana · **27.1** ▲1.4 · won 14 of 40"
     # Level on the rating as shown: one rank, the one with more games first.
-    assert lines.ranked[2].startswith("**3.** Carmen · **22.4** = ·")
-    assert lines.ranked[3].startswith("**3.** Diego · **22.4** ▲ 2.1 ·")
+    assert lines.ranked[2].startswith("**3.** Carmen · **22.4** ±0 ·")
+    assert lines.ranked[3].startswith("**3.** Diego · **22.4** ▲2.1 ·")
     assert lines.ranked[4].startswith("**5.** Elena Sofía Ñúñez de la Cruz 🎲 ·")
     assert len(lines.ranked) == 9
-    assert lines.provisional == ("Juan · 4.1 · 2 games, 1 win", "Karla · 2.0 · 1 game, 0 wins",
-                                 "Luis · 1.2 · 1 game, 0 wins")
+    assert lines.provisional == ("Juan · 4.1 · won 1 of 2", "Karla · 2.0 · won 0 of 1", "Luis · 1.2 · won 0 of 1")
 
 
 def test_spanish_lines() -> None:
     lines = ranking_lines(sample_ranking(), "es-419")
-    assert lines.ranked[0] == "**1.** Ana · **27.1** ▲ 1.4 · 40 partidas, 14 victorias"
-    assert lines.provisional[1] == "Karla · 2.0 · 1 partida, 0 victorias"
+    assert lines.ranked[0] == "**1.** Ana · **27.1** ▲1.4 · ganó 14 de 40"
+    assert lines.provisional[1] == "Karla · 2.0 · ganó 0 de 1"
 
 
 def test_trends() -> None:
     assert trend_text(None) == ""
-    assert trend_text(0.04) == "="
-    assert trend_text(-0.26) == "▼ 0.3"
-    assert trend_text(12.0) == "▲ 12.0"
-    assert trend_text(150.4) == "▲ 150"
+    assert trend_text(0.04) == "±0"
+    assert trend_text(-0.26) == "▼0.3"
+    assert trend_text(12.0) == "▲12.0"
+    assert trend_text(150.4) == "▲150"
 
 
 def test_nobody_ranked_yet() -> None:
     assert ranking_lines([], "es").ranked == ("Aún nadie tiene partidas puntuadas en esta temporada.",)
     lines = ranking_lines([RankingRow("Ana", 3.0, 1, 1, None, True)], "en")
     assert lines.ranked == ("Nobody has a rated game this season yet.",)
-    assert lines.provisional == ("Ana · 3.0 · 1 game, 1 win",)
+    assert lines.provisional == ("Ana · 3.0 · won 1 of 1",)
 
 
 def test_a_big_server_is_cut_to_the_embed_limits() -> None:
