@@ -16,6 +16,11 @@ the seat the game waits for in a yellow banner and with a halo.
     deed(edition, square, state=None, lang="es") -> PNG bytes   (in an auction: the highest bid and bidder)
     summary(history_from_log(first_state, actions), lang="es") -> PNG bytes
     preview(png, width) -> PNG bytes           a picture scaled down as Discord shows it (550, 350)
+    replay(first_state, actions, lang="es", *, progress=None) -> GIF bytes
+                                               the whole game animated, turn by turn (or round by round),
+                                               then the final standings; progress(done, total) per frame
+    profile_card(ProfileCard(...), lang="es") -> PNG bytes   a person's card for /turista profile
+    ranking_lines([RankingRow(...), ...], lang="es") -> RankingLines   the season's table as embed lines
 
 Every function is pure (it only reads what it is given) and thread-safe, so the bot runs them off the event
 loop. Imports `engine` only.
@@ -24,10 +29,17 @@ loop. Imports `engine` only.
 from render.board import Table, board, board_image, caption, prepare, warm_up
 from render.deed import deed, deed_image
 from render.png import preview
+from render.profile import BestGame, ProfileCard, profile_card
+from render.ranking import RankingLines, RankingRow, ranking_lines
+from render.replay import replay
 from render.summary import History, history_from_log, summary, summary_image
 
 __all__ = [
+    "BestGame",
     "History",
+    "ProfileCard",
+    "RankingLines",
+    "RankingRow",
     "Table",
     "board",
     "board_image",
@@ -37,6 +49,9 @@ __all__ = [
     "history_from_log",
     "prepare",
     "preview",
+    "profile_card",
+    "ranking_lines",
+    "replay",
     "summary",
     "summary_image",
     "warm_up",

@@ -7,12 +7,16 @@ bankrupt the way a table of cautious players would.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from datetime import date
 
 import engine
 from engine import SYSTEM, Action, Offer, State, Trade, legal_actions, load, new_game, refusal
 from engine.board import building_cost
 from engine.state import Auction, Debt
+from render.profile import BestGame, ProfileCard
+from render.ranking import RankingRow
 
 Chooser = Callable[[State, int], Action | None]
 Step = tuple[Action, list[dict]]
@@ -193,3 +197,46 @@ def busy_state(edition: str) -> State:
     st.auction = Auction(item="title", square=titles[0], active=[0, 1], bid=ed.squares[titles[0]].price, bidder=1)
     st.pot = ed.economy.salary
     return st
+
+
+def sample_profile(kind: str = "full") -> ProfileCard:
+    """Cards to look at and measure: "full" (a regular of a year's play), "new" (nothing played yet), "long"
+    (the longest name, one game, no win)."""
+    if kind == "new":
+        return ProfileCard(name="Beto", colour=1, rating=None, provisional=True)
+    if kind == "long":
+        return ProfileCard(
+            name="Ñandú Ángel Pérez-Gómez 🎲 Ýñigo"[:32], colour=5, rating=4.2, provisional=True,
+            history=((1, 4.2),), games=1, wins=0, favourite_edition="mundial",
+            best_game=BestGame(7, 1_234, "mundial"), top_titles=(("mundial", 39),),
+            opponents=(("Maximiliano Hernández-Villalobos", 1),),
+        )
+    history: list[tuple[date | int, float]] = []
+    value = 8.0
+    for k in range(40):
+        value += math.sin(k * 1.7) * 1.6 + 0.45
+        history.append((date(2025, 1 + k * 11 // 40, 1 + (k * 7) % 28), round(value, 1)))
+    return ProfileCard(
+        name="Ana", colour=0, rating=history[-1][1], provisional=False, history=tuple(history), games=40, wins=14,
+        favourite_edition="turismundo", best_game=BestGame(128, 1_284_500, "turismundo"),
+        top_titles=tuple(("turismundo", square) for square in _countries("turismundo")[-1:-4:-1]),
+        opponents=(("Beto", 31), ("Carmen", 22), ("Diego", 9)),
+    )
+
+
+def _countries(edition: str) -> list[int]:
+    return [sq.index for sq in load(edition).squares if sq.kind == "country"]
+
+
+def sample_ranking() -> list[RankingRow]:
+    """A season's table: nine people ranked (two level), three with too few games, one name of 32 letters."""
+    people = [
+        ("Ana", 27.1, 40, 14, 1.4), ("Beto", 24.8, 31, 9, -0.6), ("Carmen", 22.4, 22, 8, 0.0),
+        ("Diego", 22.4, 19, 5, 2.1), ("Elena Sofía Ñúñez de la Cruz 🎲", 18.9, 12, 3, -1.2),
+        ("Fer", 15.0, 9, 1, 0.4), ("Gabo", 11.7, 14, 2, -2.3), ("Héctor", 9.3, 6, 0, -0.1),
+        ("Itzel", 6.5, 5, 1, 1.0),
+    ]
+    rows = [RankingRow(name, rating, games, wins, trend) for name, rating, games, wins, trend in people]
+    rows += [RankingRow("Juan", 4.1, 2, 1, 3.2, True), RankingRow("Karla", 2.0, 1, 0, None, True),
+             RankingRow("Luis", 1.2, 1, 0, None, True)]
+    return rows

@@ -128,3 +128,9 @@ def text_on(colour: RGB) -> RGB:
     """Dark ink or white, whichever has the higher WCAG contrast on `colour`."""
     lum = _luminance(colour)
     return INK if (lum + 0.05) / (_luminance(INK) + 0.05) >= 1.05 / (lum + 0.05) else WHITE
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)

@@ -36,6 +36,11 @@ def edition_name(edition: str, lang: str) -> str:
     return game_text(language(lang), f"edition.{edition}.name")
 
 
+def short_edition(edition: str, lang: str) -> str:
+    """The edition in a word or two ("Turismundo"), where its full name does not fit."""
+    return _catalogue(language(lang)).get(f"edition_short.{edition}") or edition_name(edition, lang)
+
+
 def cash(edition: str, amount: int) -> str:
     return money(amount, load(edition).currency)
 
@@ -52,6 +57,11 @@ def short_name(edition: str, square: int, lang: str) -> str:
     key = f"square_short.{edition}.{load(edition).squares[square].id}"
     found = game_text(language(lang), key)
     return found if found != key else square_name(edition, square, lang)
+
+
+def rating_text(value: float) -> str:
+    """A rating as shown: one decimal below 100 (the scale of a conservative estimate), whole numbers above."""
+    return f"{value:,.1f}" if abs(value) < 100 else f"{round(value):,}"
 
 
 def short_cash(edition: str, amount: int) -> str:
@@ -73,3 +83,9 @@ def seat_letters(state: State) -> list[str]:
         taken.add(letter)
         out.append(letter)
     return out
+
+
+def phrase(lang: str, key: str, **params: object) -> str:
+    """Text `render.<key>` filled like the game's own texts: plural forms (`{n:turno|turnos}`) and Spanish
+    contractions work, which `label`'s plain formatting leaves alone."""
+    return game_text(language(lang), f"render.{key}", **params)

@@ -23,7 +23,8 @@ from PIL import Image, ImageChops, ImageStat
 from engine import State, load, new_game
 from engine.edition import TITLE_KINDS
 from engine.state import Auction
-from render import History, board, deed, summary
+from render import History, board, deed, profile_card, summary
+from render.sample import sample_profile
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -187,3 +188,8 @@ def test_deed_estimated_english() -> None:
 
 def test_summary() -> None:
     check("summary-turismundo", summary(history()))
+
+
+@pytest.mark.parametrize(("kind", "lang"), [("full", "es"), ("long", "en")])
+def test_profile_card(kind: str, lang: str) -> None:
+    check(f"profile-{kind}-{lang}", profile_card(sample_profile(kind), lang))
