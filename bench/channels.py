@@ -46,17 +46,16 @@ from bench.harness import (  # noqa: E402
     ChannelWatch,
     Cores,
     Usage,
-    bot_environment,
     launch_bot,
     median_of,
     own_cpu_seconds,
     percentile,
     py_spy,
-    stop_bot,
     thread_cpu_seconds,
     workers_idle,
 )
 from bot.store import Store  # noqa: E402
+from devkit.world import bot_environment  # noqa: E402
 from fakediscord import FakeDiscord, FakeMessage, Reply  # noqa: E402
 
 # When the fake Discord took each answer (its own clock, as the 3 s check uses): a person's client and the
@@ -247,7 +246,7 @@ async def one_run(channels: int, seconds: float, ramp: float, tmp: Path, cores: 
             actions = sum(store.game(t.gid).version for t in tables if t.gid)
             store.close()
         finally:
-            await stop_bot(process)
+            await process.stop(timeout=15)
         errors = fake.errors[errors_before:]
         late = [e for e in errors if e.kind == "late_ack"]
         interactions = max(1, len(figures.ack) + sum(figures.refused.values()) + sum(figures.lost.values()))

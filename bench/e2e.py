@@ -50,19 +50,18 @@ from bench.harness import (  # noqa: E402
     ChannelWatch,
     Cores,
     Usage,
-    bot_environment,
     launch_bot,
     median_of,
     own_cpu_seconds,
     percentile,
     py_spy,
     reference_ms,
-    stop_bot,
     thread_cpu_seconds,
     workers_idle,
 )
 from bot.face import ids  # noqa: E402
 from bot.store import Store  # noqa: E402
+from devkit.world import bot_environment  # noqa: E402
 from engine import State  # noqa: E402
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
 
@@ -258,7 +257,7 @@ async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores
                 spy.wait()
             store.close()
         finally:
-            await stop_bot(process)
+            await process.stop(timeout=15)
         reference = (reference_before + reference_ms(cores.bot)) / 2
         clicks = max(1, len(out["ack"]))
         bot_ms = 1000 * (after.bot_cpu_s - before.bot_cpu_s) / clicks
@@ -325,7 +324,7 @@ async def restart_case(games: int, tmp: Path, cores: Cores) -> dict[str, Any]:
             total = time.perf_counter() - start
             usage = Usage.of(process.pid)
         finally:
-            await stop_bot(process)
+            await process.stop(timeout=15)
         return {
             "restart_open_games": games,
             "connected_s": round(connected, 2),

@@ -31,8 +31,8 @@ import engine  # noqa: E402
 from bench.store import sample_game  # noqa: E402
 from bot.run import event_loop_factory  # noqa: E402
 from bot.store import Store  # noqa: E402
-from bot.store.synthetic import choose  # noqa: E402
 from bot.table.storage import Writer  # noqa: E402
+from devkit.synthetic import choose  # noqa: E402
 
 DEFAULT_POOL_THREADS = 32  # the default pool's size when the bot still handed its writes to it
 

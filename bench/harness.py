@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import os
 import resource
-import signal
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fakediscord import FakeDiscord, FakeMessage
+from fakediscord.process import BotProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -84,38 +84,10 @@ class Cores:
 
 
 # -- the bot process ------------------------------------------------------------------------------------
-def bot_environment(db: str | Path, extra: dict[str, str] | None = None) -> dict[str, str]:
-    """Production settings (no TURISTA_* or DISCORD_* variable of the caller leaks in) on database `db`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TURISTA_", "DISCORD_"))}
-    env.update({"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "bench-token", "TURISTA_DB": str(db)})
-    env.update(extra or {})
-    return env
-
-
-async def launch_bot(fake: FakeDiscord, env: dict[str, str], log: Path,
-                     cores: Cores = Cores()) -> asyncio.subprocess.Process:
-    """`python -m bot` through the fake's launcher, on the bot's cores, its output appended to `log`."""
-    bot_cpus = set(cores.bot)
-
-    def pin() -> None:
-        if bot_cpus:
-            os.sched_setaffinity(0, bot_cpus)
-
-    with log.open("ab") as out:
-        return await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "fakediscord.launch", "--api", fake.base_url, "--gateway", fake.gateway_url,
-            "--", "bot", cwd=ROOT, env=env, stdout=out, stderr=out, preexec_fn=pin,
-        )
-
-
-async def stop_bot(process: asyncio.subprocess.Process, timeout: float = 15.0) -> None:
-    if process.returncode is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            await asyncio.wait_for(process.wait(), timeout)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
+async def launch_bot(fake: FakeDiscord, env: dict[str, str], log: Path, cores: Cores = Cores()) -> BotProcess:
+    """`python -m bot` through the fake's launcher (the one the tests and the sandbox use), on the bot's cores,
+    with exactly the environment `env` (`devkit.world.bot_environment`), its output appended to `log`."""
+    return await fake.launch("bot", log_path=log, env=env, cwd=ROOT, cpus=cores.bot, inherit=False)
 
 
 # -- CPU and memory from /proc ----------------------------------------------------------------------------

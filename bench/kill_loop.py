@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.faults.kills import run  # noqa: E402
+from devkit.kills import run  # noqa: E402
 
 
 def main() -> None:

@@ -26,8 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
-from bench.harness import bot_environment, launch_bot, stop_bot  # noqa: E402
+from bench.harness import launch_bot  # noqa: E402
 from bot.face import ids  # noqa: E402
+from devkit.world import bot_environment  # noqa: E402
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
 from fakediscord.screenshot import screenshot  # noqa: E402
 
@@ -108,7 +109,7 @@ async def main() -> None:
                 await (await fake.click(ana, lobby, verbs(lobby)["start"]))
                 table = await play(fake, channel, {ana.id: ana, beto.id: beto}, opts.turns)
             finally:
-                await stop_bot(process)
+                await process.stop(timeout=15)
             names = {ana.id: "Ana", beto.id: "Beto"}
             png = screenshot(table, lambda kind, ident: names.get(ident, str(ident)))
     opts.out.mkdir(parents=True, exist_ok=True)

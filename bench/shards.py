@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.harness import cpu_seconds, family, rss_mb  # noqa: E402
 from bot.store import Store  # noqa: E402
-from bot.store.pgcluster import ThrowawayCluster  # noqa: E402
+from devkit.pgcluster import ThrowawayCluster  # noqa: E402
+from devkit.world import TEST_SETTINGS, Bot, World, bot_environment  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
-from tests.e2e.conftest import BotProcess, World, bot_environment  # noqa: E402
 
 SHARDS = 2
 WARMUP_S = 3.0
@@ -48,9 +48,9 @@ async def one_run(db: str, processes: int, guilds: int, seconds: float, folder: 
         shard_sets = [tuple(range(SHARDS))] if processes == 1 else [(k,) for k in range(SHARDS)]
         bots = []
         for n, shards in enumerate(shard_sets):
-            env = bot_environment(db, {"TURISTA_SHARD_COUNT": str(SHARDS), "TURISTA_SHARDS": ",".join(map(str, shards)),
-                                       "TURISTA_STATUS_MINUTES": "0"})
-            bots.append(BotProcess(fake, Path(db), folder / f"bot-{n}.log", env, shards=shards, shard_count=SHARDS))
+            env = bot_environment(db, {**TEST_SETTINGS, "TURISTA_SHARD_COUNT": str(SHARDS),
+                                       "TURISTA_SHARDS": ",".join(map(str, shards)), "TURISTA_STATUS_MINUTES": "0"})
+            bots.append(Bot(fake, Path(db), folder / f"bot-{n}.log", env, shards=shards, shard_count=SHARDS))
         for bot in bots:
             await bot.start()
         store = Store(db)

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from bot.store import Store, default_synchronous  # noqa: E402
-from bot.store.pgcluster import ClusterUnavailable, ThrowawayCluster  # noqa: E402
-from bot.store.synthetic import choose  # noqa: E402
+from devkit.pgcluster import ClusterUnavailable, ThrowawayCluster  # noqa: E402
+from devkit.synthetic import choose  # noqa: E402
 
 EDITIONS = ("turismundo", "mundial", "monopolio")
 

@@ -347,6 +347,8 @@ class FakeDiscord:
         env: Mapping[str, str] | None = None,
         cwd: Path | None = None,
         extra_pythonpath: list[Path] | None = None,
+        cpus: frozenset[int] = frozenset(),
+        inherit: bool = True,
     ) -> BotProcess:
         """Run ``python -m module *args`` in a child process pointed at this fake (see
         :func:`~fakediscord.process.launch_module`). Stop it with ``await process.stop()``."""
@@ -359,6 +361,8 @@ class FakeDiscord:
             env=env,
             cwd=cwd,
             extra_pythonpath=extra_pythonpath,
+            cpus=cpus,
+            inherit=inherit,
         )
 
     def commands(self, guild: FakeGuild | None = None) -> list[dict[str, Any]]:

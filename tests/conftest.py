@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store.pgcluster import ClusterUnavailable, ThrowawayCluster
+from devkit.pgcluster import ClusterUnavailable, ThrowawayCluster
 
 BACKENDS = ("sqlite", "postgresql")
 

@@ -446,7 +446,7 @@ def test_a_click_reaches_discord_py_without_the_clicked_messages_embeds_and_comp
     data = {"id": "11", "type": 3, "message": message, "data": {"custom_id": "t:1:2:roll"}}
     parse(data)
     assert parsed[0]["message"] == {"id": "7", "channel_id": "3", "type": 0, "content": "", "flags": 64,
-                                    "author": {"id": "1"}}
+                                    "author": {"id": "1"}, "embeds": [], "attachments": [], "components": []}
     assert parsed[0]["data"] == data["data"] and "embeds" in message  # the gateway's own payload is left as it was
     parse({"id": "12", "type": 2, "data": {"name": "roll"}})  # a command has no message
     assert "message" not in parsed[1]

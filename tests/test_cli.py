@@ -17,7 +17,7 @@ import engine
 from bot import cli
 from bot.monitor import age, status_line
 from bot.store import Activity, Store, StoreError
-from bot.store.synthetic import choose
+from devkit.synthetic import choose
 
 ROOT = Path(__file__).resolve().parents[1]
 

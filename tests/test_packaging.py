@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
 CODE = ("engine", "render", "bot", "fakediscord")
+DEV_ONLY = ("devkit", "tests", "bench")  # what the tests and the benchmarks share stays out of the wheel
 
 
 def test_every_package_of_the_repository_is_listed() -> None:
@@ -30,6 +31,15 @@ def test_every_package_of_the_repository_is_listed() -> None:
     listed = set(SETUPTOOLS["packages"])
     assert code | data == listed, (sorted((code | data) - listed), sorted(listed - code - data))
     assert SETUPTOOLS["package-dir"] == {"turista_data": "data"}
+
+
+def test_the_wheel_carries_nothing_of_the_tests_and_benchmarks_and_the_game_needs_none_of_it() -> None:
+    listed = set(SETUPTOOLS["packages"])
+    assert not {name for name in listed if name.split(".")[0] in DEV_ONLY}, listed
+    for top in CODE:
+        for path in (ROOT / top).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            assert not any(f"import {dev}" in text or f"from {dev}" in text for dev in DEV_ONLY), path
 
 
 def test_every_data_file_matches_a_package_data_pattern() -> None:

@@ -26,7 +26,7 @@ from bot.store.__main__ import main as cli
 from bot.store.errors import Conflict
 from bot.store.replay import verify_game
 from bot.store.schema import MIGRATION_NAMES, POSTGRES, SQLITE, migrations
-from bot.store.synthetic import choose
+from devkit.synthetic import choose
 
 ROOT = Path(__file__).resolve().parents[1]
 

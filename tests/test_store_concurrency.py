@@ -10,7 +10,7 @@ import threading
 import engine
 from bot.store import StaleVersion, Store
 from bot.store.replay import verify_game
-from bot.store.synthetic import choose
+from devkit.synthetic import choose
 
 
 def _start(path: str) -> int:

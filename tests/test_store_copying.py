@@ -13,9 +13,9 @@ from bot.store import Store, StoreError
 from bot.store.__main__ import main as cli
 from bot.store.backend import ID_STRIDE
 from bot.store.copying import shard_of
-from bot.store.pgcluster import ThrowawayCluster
 from bot.store.replay import verify_game
-from bot.store.synthetic import choose
+from devkit.pgcluster import ThrowawayCluster
+from devkit.synthetic import choose
 
 # Guild ids whose shards (of 2 and of 3) differ: Discord routes by (guild_id >> 22) % shard_count.
 GUILDS = [(n << 22) | 77 for n in range(6)]

@@ -22,7 +22,7 @@ KILLS = {"sqlite": 55, "postgresql": 14}  # fewer on PostgreSQL: the server, not
 def worker(path: str, channels: int) -> None:
     import engine
     from bot.store import Store
-    from bot.store.synthetic import choose
+    from devkit.synthetic import choose
 
     rng = random.Random(time.time_ns() ^ os.getpid())
     store = Store(path)

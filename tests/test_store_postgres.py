@@ -14,7 +14,7 @@ from bot.store import Store, StoreError
 from bot.store.backend import shown
 from bot.store.errors import Conflict, translate_pg
 from bot.store.replay import verify_game
-from bot.store.synthetic import choose
+from devkit.synthetic import choose
 
 
 def _started(store: Store, channel: int = 10) -> tuple[int, engine.State]:

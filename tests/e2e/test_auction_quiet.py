@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import World
+from devkit.world import World
 
 
 @pytest.fixture

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from devkit.world import World
 from engine import apply, edition_of, legal_actions
 from engine.simulate import Driver
-from tests.e2e.conftest import World
 
 
 def human_turn(phase: str):  # noqa: ANN201 - a predicate for play_until

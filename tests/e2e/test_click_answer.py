@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
+from devkit.world import World
 from fakediscord.replies import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE
-from tests.e2e.conftest import World
 
 
 async def test_a_click_on_the_table_is_answered_by_the_new_table(world: World) -> None:

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.e2e.conftest import World
+from devkit.world import World
 
 
 @pytest.fixture

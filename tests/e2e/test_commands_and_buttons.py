@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from devkit.world import World
 from engine import State, legal_actions
-from tests.e2e.conftest import World
 
 
 async def command_step(world: World, gid: int, st: State) -> None:

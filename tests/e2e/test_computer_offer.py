@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from devkit.world import World
 from engine import Action, Offer, Trade, apply, legal_actions
-from tests.e2e.conftest import World
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import World
+from devkit.world import World
 
 
 async def test_full_game_to_a_winner(world: World) -> None:

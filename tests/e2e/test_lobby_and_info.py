@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
+from devkit.world import World
 
 
 async def test_commands_are_registered_in_spanish_and_english(world: World) -> None:

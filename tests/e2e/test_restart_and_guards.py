@@ -9,7 +9,7 @@ import signal
 import pytest
 
 from bot.store.replay import verify
-from tests.e2e.conftest import World
+from devkit.world import World
 
 
 async def test_restart_mid_turn_keeps_old_buttons_working(world: World) -> None:

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 from bot.store import GameRow, NoSuchGame, Store
+from devkit.world import ROOT, TEST_SETTINGS, Bot, World, assert_clean, bot_environment
 from engine import State
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.e2e.conftest import ROOT, BotProcess, World, assert_clean, bot_environment
 
 GUILDS = 4
 LCM = 6  # guild k sits on shard k of 6: shard k % 2 of 2 and shard k % 3 of 3
@@ -41,13 +41,13 @@ class Stores:
             store.close()
 
 
-def processes(fake: FakeDiscord, folder: Path, count: int, prefix: str) -> list[BotProcess]:
+def processes(fake: FakeDiscord, folder: Path, count: int, prefix: str) -> list[Bot]:
     """One process per shard, each with a SQLite file of its own."""
     made = []
     for shard in range(count):
         db = folder / f"{prefix}-{shard}.db"
-        env = bot_environment(db, {"TURISTA_SHARD_COUNT": str(count), "TURISTA_SHARDS": str(shard)})
-        made.append(BotProcess(fake, db, folder / f"{prefix}-{shard}.log", env, shards=(shard,), shard_count=count))
+        env = bot_environment(db, {**TEST_SETTINGS, "TURISTA_SHARD_COUNT": str(count), "TURISTA_SHARDS": str(shard)})
+        made.append(Bot(fake, db, folder / f"{prefix}-{shard}.log", env, shards=(shard,), shard_count=count))
     return made
 
 
@@ -77,7 +77,7 @@ async def test_two_processes_then_three_after_resharding(tmp_path: Path) -> None
             await process.start()
         stores = Stores([p.db_path for p in before])
         flat = [u for pair in people for u in pair]
-        after: list[BotProcess] = []
+        after: list[Bot] = []
         world = World(fake, guilds[0], channels[0], channels[1], *flat[:4], before[0], stores)  # type: ignore[arg-type]
         try:
             gids = []

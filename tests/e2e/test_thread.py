@@ -3,7 +3,7 @@ lobby message with the game's state and result, and without the permission the g
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
+from devkit.world import World
 
 
 def lobby_message(world: World):  # type: ignore[no-untyped-def]

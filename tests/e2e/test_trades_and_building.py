@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from devkit.world import World
 from engine import State, edition_of
 from engine.narrate import square_name
 from fakediscord import FakeMessage, FakeUser
-from tests.e2e.conftest import World
 
 
 def tradable_block(st: State) -> tuple[str, int, list[int]] | None:

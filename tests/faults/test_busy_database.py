@@ -4,7 +4,7 @@ works again as soon as the lock is gone. One channel's waiting write delays no o
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
+from devkit.world import World
 from tests.faults.database import write_lock
 
 BUSY = "La base de datos está ocupada"

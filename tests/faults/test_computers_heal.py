@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from devkit.world import World
 from engine import new_game
-from tests.e2e.conftest import World
 from tests.faults.database import write_lock
 from tests.faults.turns import computer_about_to_move
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import World
+from devkit.world import World
 from tests.faults.database import SmallDisk, small_disk
 from tests.faults.turns import computer_about_to_move
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from devkit.world import World
 from fakediscord import FakeMessage, FakeUser, Reply
-from tests.e2e.conftest import World
 
 BIG = "9" * 5000
 BUTTON, SELECT = 2, 3

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.faults.kills import run
+from devkit.kills import run
 
 
 async def test_every_game_can_be_answered_after_kills_at_random_moments(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import World
+from devkit.world import World
 from tests.faults.turns import ana_may_end_her_turn
 
 MESSAGE = "/channels/{channel}/messages/{message}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.conftest import World
+from devkit.world import World
 
 PILL = re.compile(r"<(@[!&]?|#)\d+>")
 

@@ -4,9 +4,9 @@ someone deleted the table; no message of those decisions was ever posted."""
 
 from __future__ import annotations
 
+from devkit.world import World
 from engine import Action, State, apply, edition_of, refusal
 from engine.actions import Offer, Trade
-from tests.e2e.conftest import World
 
 
 def record(world: World, gid: int, st: State, action: Action) -> State:

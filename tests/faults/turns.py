@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from devkit.world import World
 from engine import State, legal_actions
 from fakediscord.faults import Hold
-from tests.e2e.conftest import World
 
 
 def ana_may_end_her_turn(st: State, seat: int) -> bool:

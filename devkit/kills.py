@@ -14,8 +14,8 @@ from typing import Any
 
 from bot.store import Store
 from bot.store.replay import verify
+from devkit.world import TEST_SETTINGS, Bot, World, bot_environment
 from fakediscord import FakeChannel, FakeDiscord
-from tests.e2e.conftest import BotProcess, World, bot_environment
 
 
 async def keep_playing(world: World, games: dict[FakeChannel, int], host: dict[FakeChannel, Any]) -> None:
@@ -46,7 +46,7 @@ async def run(kills: int, seed: int, tmp: Path, between_share: float = 0.3) -> d
         guild = fake.add_guild("Mesa de pruebas", channels=("mesa", "otra"))
         users = [fake.add_user(name, guild, locale="es-MX") for name in ("Ana", "Beto", "Carl", "Dora")]
         db = tmp / "turista.db"
-        bot = BotProcess(fake, db, tmp / "bot.log", bot_environment(db, {}))
+        bot = Bot(fake, db, tmp / "bot.log", bot_environment(db, TEST_SETTINGS))
         await bot.start()
         store = Store(db)
         world = World(fake, guild, guild.channel("mesa"), guild.channel("otra"), *users, bot, store)
