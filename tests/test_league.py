@@ -97,7 +97,10 @@ def test_a_person_in_two_seats_or_a_placing_of_zero_is_refused() -> None:
 def test_the_shown_rating_is_the_conservative_estimate() -> None:
     assert league.shown(NEWCOMER) == 1000
     assert league.shown(Skill(30.0, 2.0)) == round(1000 + 20 * (30.0 - 6.0))
-    assert league.shown(Skill(30.0, 2.0)) == round(MODEL.rating(mu=30.0, sigma=2.0).ordinal(alpha=20, target=1000))
+    rng = random.Random(4)
+    for skill in [Skill(rng.uniform(-20, 60), rng.uniform(0.5, 9)) for _ in range(2000)]:
+        ordinal = MODEL.rating(mu=skill.mu, sigma=skill.sigma).ordinal(z=3, alpha=20, target=1000)
+        assert league.shown(skill) == round(ordinal)
     # One lucky win against a newcomer shows less than a long record of middling games.
     lucky = league.rate([Placed(0, 1, 1), Placed(1, 2, 2)], {})[0].after
     steady = Skill(27.0, 3.0)

@@ -247,6 +247,7 @@ def test_a_profile(store: Store) -> None:
     assert [p.game_id for p in profile.history] == [*gids, max(store.game_ids())]
     assert profile.history[0].before == 1000 and profile.history[-1].after == me.rating
     assert all(a.after == b.before for a, b in zip(profile.history, profile.history[1:], strict=False))
+    assert [p.game_id for p in store.profile(1, 100, points=2).history] == [gids[-1], max(store.game_ids())]
     assert profile.favourite_edition == "turismundo"
     results = [r for h in store.history(1, limit=10) for r in h.results if r.user_id == 100]
     assert profile.best_game is not None and profile.best_game.net_worth == max(r.net_worth for r in results)

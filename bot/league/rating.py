@@ -62,8 +62,10 @@ PROVISIONAL_GAMES: Final = 3
 
 
 def shown(skill: Skill) -> int:
-    """The rating a person sees: openskill's ordinal (mu - 3 sigma), scaled."""
-    return round(MODEL.rating(mu=skill.mu, sigma=skill.sigma).ordinal(z=3.0, alpha=SHOWN_SCALE, target=SHOWN_BASE))
+    """The rating a person sees: openskill's ordinal (mu - 3 sigma) with alpha SHOWN_SCALE and target SHOWN_BASE,
+    written out: the library computes it on a rating object, which costs a random id each (a profile shows
+    hundreds of them). tests/test_league.py checks the two agree."""
+    return round(SHOWN_SCALE * ((skill.mu - 3.0 * skill.sigma) + SHOWN_BASE / SHOWN_SCALE))
 
 
 def provisional(games: int) -> bool:

@@ -62,68 +62,81 @@ def ranking(tx: Tx, guild_id: int, season: int | None, edition: str | None, limi
     return Ranking(guild_id, season, edition, started[0] if started else None, ranked, waiting)
 
 
-_MY_GAMES: Final = (
-    "SELECT r.game_id, r.seat, r.rank, r.net_worth, r.name, g.edition, g.finished_at FROM results r"
-    " JOIN games g ON g.id = r.game_id WHERE r.user_id = ? AND g.guild_id = ? AND g.status = 'finished'"
-)
+# A person's finished games in a guild: their results by the index on the person, then each game by its id.
+# CROSS JOIN keeps that order in SQLite, whose planner would otherwise walk every finished game of the guild
+# (two equal columns of games_by_guild look more selective to it than one of results_by_user); PostgreSQL
+# plans it as the inner join it is.
+_MINE: Final = " FROM results r CROSS JOIN games g"
+_MINE_WHERE: Final = " WHERE g.id = r.game_id AND r.user_id = ? AND g.guild_id = ? AND g.status = 'finished'"
 
 
-def profile(tx: Tx, guild_id: int, user_id: int, season: int | None, top: int) -> Profile | None:
+def profile(tx: Tx, guild_id: int, user_id: int, season: int | None, top: int, points: int) -> Profile | None:
+    """Each figure is one query that the database aggregates: a person may have thousands of games."""
     season = _season_or_current(tx, guild_id, season)
-    mine = tx.execute(_MY_GAMES, [user_id, guild_id]).fetchall()
+    mine = [user_id, guild_id]
+    # Per edition: games, wins and the latest game (game ids grow with time; finished_at is stored after the
+    # game's state and would read it too).
+    editions = tx.execute(
+        "SELECT g.edition, count(*), sum(CASE WHEN r.rank = 1 THEN 1 ELSE 0 END), max(r.game_id)" + _MINE + _MINE_WHERE
+        + " GROUP BY g.edition",
+        mine,
+    ).fetchall()  # fmt: skip
     rating = tx.execute(
         "SELECT name, mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND season = ? AND edition = ?"
         " AND user_id = ?",
         [guild_id, season, ALL_EDITIONS, user_id],
     ).fetchone()
-    if not mine and rating is None:
+    if not editions and rating is None:
         return None
-    latest = max(mine, key=lambda r: (r[6] or 0, r[0])) if mine else None
-    name = latest[4] if latest is not None else rating[0]
-
-    editions: dict[str, tuple[int, float]] = {}
-    for _, _, _, _, _, edition, at in mine:
-        count, last = editions.get(edition, (0, 0.0))
-        editions[edition] = (count + 1, max(last, at or 0.0))
-    favourite = max(editions, key=lambda e: editions[e]) if editions else None
-    best = min(mine, key=lambda r: (-r[3], r[6] or 0, r[0])) if mine else None
-
+    games = sum(int(count) for _, count, _, _ in editions)
+    wins = sum(int(won) for _, _, won, _ in editions)
+    favourite = max(editions, key=lambda e: (e[1], e[3]))[0] if editions else None
+    name = rating[0] if rating is not None else ""
+    best = None
+    if editions:
+        latest = max(e[3] for e in editions)
+        name = tx.execute("SELECT name FROM results WHERE game_id = ? AND user_id = ?", [latest, user_id]).fetchone()[0]
+        gid, edition, worth, rank = tx.execute(
+            "SELECT r.game_id, g.edition, r.net_worth, r.rank" + _MINE + _MINE_WHERE
+            + " ORDER BY r.net_worth DESC, r.game_id LIMIT 1",
+            mine,
+        ).fetchone()  # fmt: skip
+        finished_at = tx.execute("SELECT finished_at FROM games WHERE id = ?", [gid]).fetchone()[0]
+        best = BestGame(gid, edition, worth, rank, finished_at)
     titles = [
         TitleCount(edition, square, int(times))
         for edition, square, times in tx.execute(
-            "SELECT g.edition, t.square, sum(t.times) FROM results r JOIN games g ON g.id = r.game_id"
-            " JOIN titles_bought t ON t.game_id = r.game_id AND t.seat = r.seat"
-            " WHERE r.user_id = ? AND g.guild_id = ? AND g.status = 'finished'"
-            " GROUP BY g.edition, t.square ORDER BY sum(t.times) DESC, g.edition, t.square LIMIT ?",
-            [user_id, guild_id, top],
+            "SELECT g.edition, t.square, sum(t.times)" + _MINE
+            + " JOIN titles_bought t ON t.game_id = r.game_id AND t.seat = r.seat" + _MINE_WHERE
+            + " GROUP BY g.edition, t.square ORDER BY sum(t.times) DESC, g.edition, t.square LIMIT ?",
+            [*mine, top],
         )
-    ]
+    ]  # fmt: skip
+    # The people they meet most; each one's name is the one of the last game they played together.
+    together = tx.execute(
+        "SELECT o.user_id, count(*), sum(CASE WHEN r.rank < o.rank THEN 1 ELSE 0 END), max(g.id)" + _MINE
+        + " JOIN results o ON o.game_id = r.game_id" + _MINE_WHERE
+        + " AND o.user_id IS NOT NULL AND o.user_id <> r.user_id"
+        " GROUP BY o.user_id ORDER BY count(*) DESC, o.user_id LIMIT ?",
+        [*mine, top],
+    ).fetchall()  # fmt: skip
     opponents = [
-        Opponent(other, other_name, int(games), int(ahead))
-        for other, other_name, games, ahead in tx.execute(
-            "WITH together AS (SELECT o.user_id, o.name, m.rank AS mine, o.rank AS theirs,"
-            " row_number() OVER (PARTITION BY o.user_id ORDER BY g.finished_at DESC, g.id DESC) AS latest"
-            " FROM results m JOIN games g ON g.id = m.game_id JOIN results o ON o.game_id = m.game_id"
-            " WHERE m.user_id = ? AND g.guild_id = ? AND g.status = 'finished'"
-            " AND o.user_id IS NOT NULL AND o.user_id <> m.user_id)"
-            " SELECT user_id, max(CASE WHEN latest = 1 THEN name END), count(*),"
-            " sum(CASE WHEN mine < theirs THEN 1 ELSE 0 END) FROM together"
-            " GROUP BY user_id ORDER BY count(*) DESC, user_id LIMIT ?",
-            [user_id, guild_id, top],
-        )
-    ]
+        Opponent(other, tx.execute(
+            "SELECT name FROM results WHERE game_id = ? AND user_id = ?", [last, other]
+        ).fetchone()[0], int(count), int(ahead))
+        for other, count, ahead, last in together
+    ]  # fmt: skip
+    recent = tx.execute(
+        "SELECT c.game_id, c.season, c.position, l.rated_at, g.edition, c.rank, c.mu_before, c.sigma_before,"
+        " c.mu_after, c.sigma_after FROM rating_changes c JOIN league_games l ON l.game_id = c.game_id"
+        " JOIN games g ON g.id = c.game_id"
+        " WHERE c.user_id = ? AND c.guild_id = ? AND c.season = ? AND c.edition = ? ORDER BY c.position DESC LIMIT ?",
+        [user_id, guild_id, season, ALL_EDITIONS, points],
+    ).fetchall()
     history = [
-        RatingPoint(
-            gid, s, position, at, edition, placing, league.shown(Skill(mu0, sigma0)), league.shown(Skill(mu1, sigma1)),
-            mu1, sigma1,
-        )
-        for gid, s, position, at, edition, placing, mu0, sigma0, mu1, sigma1 in tx.execute(
-            "SELECT c.game_id, c.season, c.position, l.rated_at, g.edition, c.rank, c.mu_before, c.sigma_before,"
-            " c.mu_after, c.sigma_after FROM rating_changes c JOIN league_games l ON l.game_id = c.game_id"
-            " JOIN games g ON g.id = c.game_id"
-            " WHERE c.user_id = ? AND c.guild_id = ? AND c.season = ? AND c.edition = ? ORDER BY c.position",
-            [user_id, guild_id, season, ALL_EDITIONS],
-        )
+        RatingPoint(gid, s, position, at, edition, placing, league.shown(Skill(mu0, sigma0)),
+                    league.shown(Skill(mu1, sigma1)), mu1, sigma1)
+        for gid, s, position, at, edition, placing, mu0, sigma0, mu1, sigma1 in reversed(recent)
     ]  # fmt: skip
     place = None
     if rating is not None and not league.provisional(rating[3]):
@@ -141,11 +154,11 @@ def profile(tx: Tx, guild_id: int, user_id: int, season: int | None, top: int) -
         provisional=rating is None or league.provisional(rating[3]),
         season_games=rating[3] if rating is not None else 0,
         season_wins=rating[4] if rating is not None else 0,
-        games=len(mine),
-        wins=sum(1 for r in mine if r[2] == 1),
+        games=games,
+        wins=wins,
         history=history,
         favourite_edition=favourite,
-        best_game=BestGame(best[0], best[5], best[3], best[2], best[6]) if best is not None else None,
+        best_game=best,
         titles=titles,
         opponents=opponents,
     )

@@ -875,11 +875,14 @@ class Store:
         with self.backend.read() as tx:
             return league_reads.ranking(tx, guild_id, season, edition, limit)
 
-    def profile(self, guild_id: int, user_id: int, *, season: int | None = None, top: int = 3) -> Profile | None:
-        """A person's rating in `season` (default: the current one) and its history, and their record over the
-        guild's finished games; `top`: how many titles and opponents. None if they never played there."""
+    def profile(
+        self, guild_id: int, user_id: int, *, season: int | None = None, top: int = 3, points: int = 100
+    ) -> Profile | None:
+        """A person's rating in `season` (default: the current one) with its last `points` changes, and their
+        record over the guild's finished games; `top`: how many titles and opponents. None if they never
+        played there."""
         with self.backend.read() as tx:
-            return league_reads.profile(tx, guild_id, user_id, season, top)
+            return league_reads.profile(tx, guild_id, user_id, season, top, points)
 
     def last_games(self, guild_id: int, limit: int = 10, *, user_id: int | None = None) -> list[GameSummary]:
         """The guild's last games that ended (played to the end or ended by the host, lobbies left out), most
