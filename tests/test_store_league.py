@@ -397,6 +397,19 @@ def test_forget_replaces_a_person_in_every_past_game(db_target: str, capsys: pyt
                 state = new
             gids.append(gid)
         both = finished(store, people(101, 100, 103), [0, 1, 2], channel=30)
+        # A game the host handed 101's seat to a computer in, after a move of theirs: only the log knows it.
+        kicked, state = started(store, people(100, 101), channel=32, max_turns=0)
+        while (action := choose(state, rng)) is not None and action.seat != 1:
+            new, events = engine.apply(state, action)
+            store.apply(kicked, state.version, None, action, events, new)
+            state = new
+        assert action is not None
+        new, events = engine.apply(state, action)
+        store.apply(kicked, state.version, 101, action, events, new)
+        store.update_seat(kicked, 1, user_id=None, computer="normal")
+        store.set_status(kicked, "abandoned")
+        assert [(s.game_id, s.handed_over) for s in store.personal_data(101).seats][-2:] == [(both, False),
+                                                                                             (kicked, True)]
         store.forget(103)  # a second forgotten person at the same table gets a name of their own
         others_before = {u: s for u, s in skills(store).items() if u != 101}
         open_game, _ = started(store, people(101, 102), channel=31)
@@ -406,9 +419,12 @@ def test_forget_replaces_a_person_in_every_past_game(db_target: str, capsys: pyt
         store.set_status(open_game, "abandoned")
 
         done = store.forget(101)
-        assert done.games == 5 and done.ratings > 0 and done.actions > 0
+        assert done.games == 6 and done.ratings > 0 and done.actions > 0
         data = store.personal_data(101)
         assert (data.seats, data.ratings, data.rating_changes, data.actions, data.hosted) == ([], [], 0, 0, [])
+        handed = store.game(kicked).seats[1]
+        assert (handed.user_id, handed.name, handed.computer) == (None, "Exjugador", "normal")
+        assert store.game(kicked).state.seats[1].name == "Exjugador" and verify_game(store, kicked).ok
         for gid in [*gids, both]:
             game = store.game(gid)
             names = [s.name for s in game.seats]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection
+
+import msgspec
 
 import engine
 from bot import league
@@ -11,18 +13,44 @@ from bot.store.errors import StoreError
 from bot.store.ratings import chunks, marks
 from bot.store.rows import Forgotten, PersonalData, PersonalRating, PersonalSeat
 
+_SEAT_COLUMNS = (
+    "SELECT g.id, g.guild_id, g.channel_id, g.edition, g.status, s.seat, s.name, s.computer, g.created_at,"
+    " g.finished_at, r.rank, r.net_worth FROM seats s JOIN games g ON g.id = s.game_id"
+    " LEFT JOIN results r ON r.game_id = s.game_id AND r.seat = s.seat"
+)
 
-def personal_data(tx: Tx, user_id: int) -> PersonalData:
-    seats = [
-        PersonalSeat(*row)
-        for row in tx.execute(
-            "SELECT g.id, g.guild_id, g.channel_id, g.edition, g.status, s.seat, s.name, s.computer, g.created_at,"
-            " g.finished_at, r.rank, r.net_worth FROM seats s JOIN games g ON g.id = s.game_id"
-            " LEFT JOIN results r ON r.game_id = s.game_id AND r.seat = s.seat"
-            " WHERE s.user_id = ? ORDER BY g.id",
-            [user_id],
-        )
-    ]
+
+def acted_in(tx: Tx, user_id: int) -> dict[int, int]:
+    """Game -> how many of its log rows name `user_id` as the actor (a scan of the whole log: the bot reads it
+    outside any write)."""
+    rows = tx.execute("SELECT game_id, count(*) FROM actions WHERE actor = ? GROUP BY game_id", [user_id])
+    return {gid: int(count) for gid, count in rows}
+
+
+def _seat_handed_over(tx: Tx, game_id: int, user_id: int) -> int | None:
+    """The seat `user_id` played in a game whose seat the host handed to a computer (`/turista kick`): the seat
+    of their moves in the log, if no one holds it now. Its name is still theirs."""
+    row = tx.execute(
+        "SELECT action FROM actions WHERE game_id = ? AND actor = ? AND action IS NOT NULL ORDER BY seq LIMIT 1",
+        [game_id, user_id],
+    ).fetchone()
+    if row is None:
+        return None
+    seat = msgspec.json.decode(row[0], type=engine.Action).seat
+    held = tx.execute("SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat]).fetchone()
+    return seat if held is not None and held[0] is None else None
+
+
+def personal_data(tx: Tx, user_id: int, acted: dict[int, int]) -> PersonalData:
+    """What the store keeps about `user_id`; `acted` is `acted_in`'s answer."""
+    seats = [PersonalSeat(*row) for row in tx.execute(_SEAT_COLUMNS + " WHERE s.user_id = ? ORDER BY g.id", [user_id])]
+    sat = {s.game_id for s in seats}
+    for gid in sorted(set(acted) - sat):
+        seat = _seat_handed_over(tx, gid, user_id)
+        if seat is not None:
+            row = tx.execute(_SEAT_COLUMNS + " WHERE s.game_id = ? AND s.seat = ?", [gid, seat]).fetchone()
+            seats.append(PersonalSeat(*row, handed_over=True))
+    seats.sort(key=lambda s: s.game_id)
     ratings = [
         PersonalRating(*row)
         for row in tx.execute(
@@ -32,7 +60,6 @@ def personal_data(tx: Tx, user_id: int) -> PersonalData:
         )
     ]
     changes = tx.execute("SELECT count(*) FROM rating_changes WHERE user_id = ?", [user_id]).fetchone()[0]
-    actions = tx.execute("SELECT count(*) FROM actions WHERE actor = ?", [user_id]).fetchone()[0]
     hosted = [r[0] for r in tx.execute("SELECT id FROM games WHERE host_id = ? ORDER BY id", [user_id])]
     started = [
         (guild, number)
@@ -40,12 +67,7 @@ def personal_data(tx: Tx, user_id: int) -> PersonalData:
             "SELECT guild_id, number FROM seasons WHERE started_by = ? ORDER BY guild_id, number", [user_id]
         )
     ]
-    return PersonalData(user_id, seats, ratings, int(changes), int(actions), hosted, started)
-
-
-def acted_in(tx: Tx, user_id: int) -> list[int]:
-    """The games whose log names `user_id` as an actor (a scan of the log: read it outside the write)."""
-    return [r[0] for r in tx.execute("SELECT DISTINCT game_id FROM actions WHERE actor = ?", [user_id])]
+    return PersonalData(user_id, seats, ratings, int(changes), sum(acted.values()), hosted, started)
 
 
 def _renamed(raw: str | None, seats: dict[int, str]) -> str | None:
@@ -58,9 +80,10 @@ def _renamed(raw: str | None, seats: dict[int, str]) -> str | None:
     return engine.to_json(state).decode()
 
 
-def forget(tx: Tx, user_id: int, acted: Sequence[int]) -> Forgotten:
+def forget(tx: Tx, user_id: int, acted: Collection[int]) -> Forgotten:
     """`user_id` out of every past game: their seats and results renamed (bot.league.former_name) and
-    detached from their id, the engine states of those games renamed alike, their id taken off the log rows of
+    detached from their id (a seat the host handed to a computer too, found by their moves in the log), the
+    engine states of those games renamed alike, their id taken off the log rows of
     `acted` and off the games they hosted, their ratings and rating history removed. Refused
     (`forget_open_game`) while they sit at or host an open table: that game still needs them."""
     open_games = [
@@ -79,6 +102,10 @@ def forget(tx: Tx, user_id: int, acted: Sequence[int]) -> Forgotten:
         [user_id, user_id],
     ):
         theirs.setdefault(gid, set()).add(seat)
+    for gid in sorted(set(acted) - set(theirs)):
+        seat = _seat_handed_over(tx, gid, user_id)
+        if seat is not None:
+            theirs[gid] = {seat}
     for gid, mine in sorted(theirs.items()):
         names = dict(tx.execute("SELECT seat, name FROM seats WHERE game_id = ?", [gid]).fetchall())
         renamed: dict[int, str] = {}
@@ -86,9 +113,12 @@ def forget(tx: Tx, user_id: int, acted: Sequence[int]) -> Forgotten:
             others = [name for s, name in names.items() if s != seat]
             names[seat] = renamed[seat] = league.former_name(others)
         for seat, name in renamed.items():
+            # A seat they held to the end (a computer standing in or not) stays a person's, a former player's; a
+            # seat the host handed to a computer stays the computer's.
             for table in ("seats", "results"):
                 tx.execute(
-                    f"UPDATE {table} SET user_id = NULL, name = ?, computer = '' WHERE game_id = ? AND seat = ?",
+                    f"UPDATE {table} SET name = ?, computer = CASE WHEN user_id IS NULL THEN computer ELSE '' END,"
+                    " user_id = NULL WHERE game_id = ? AND seat = ?",
                     [name, gid, seat],
                 )
         initial, snapshot = tx.execute("SELECT initial, snapshot FROM games WHERE id = ?", [gid]).fetchone()

@@ -337,6 +337,7 @@ class PersonalSeat:
     finished_at: float | None
     rank: int | None  # their placing, in a finished game
     net_worth: int | None
+    handed_over: bool = False  # the host handed the seat to a computer: it keeps their name, not their id
 
 
 @dataclass(frozen=True, slots=True)

@@ -912,7 +912,7 @@ class Store:
     def personal_data(self, user_id: int) -> PersonalData:
         """Everything the store keeps about a person, in every guild."""
         with self.backend.read() as tx:
-            return privacy.personal_data(tx, user_id)
+            return privacy.personal_data(tx, user_id, privacy.acted_in(tx, user_id))
 
     def forget(self, user_id: int) -> Forgotten:
         """Replace the person by a former player (bot.league.FORMER_PLAYER) in every past game of every guild and
