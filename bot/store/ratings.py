@@ -23,7 +23,7 @@ import engine
 from bot import league
 from bot.league import Change, Placed, Skill
 from bot.store.backend import Tx
-from bot.store.errors import StoreError
+from bot.store.errors import Conflict, StoreError
 from bot.store.rows import Rerated, ResultRow, SeasonRow
 
 ALL_EDITIONS: Final = ""  # the `edition` of the rating over every edition
@@ -61,17 +61,21 @@ def new_season(tx: Tx, guild_id: int, by_user: int, after: int | None, ts: float
     ).fetchone()
     if row is None:  # nothing rated yet: season 1 ends unplayed, now
         tx.execute(
-            "INSERT INTO seasons (guild_id, number, started_at, started_by, games) VALUES (?, 1, ?, NULL, 0)",
+            "INSERT INTO seasons (guild_id, number, started_at, started_by, games) VALUES (?, 1, ?, NULL, 0)"
+            " ON CONFLICT (guild_id, number) DO NOTHING",
             [guild_id, ts],
         )
     current = row[0] if row is not None else 1
     if after is not None and after != current:
         raise StoreError("season_changed", guild_id=guild_id, season=current)
     number = current + 1
-    tx.execute(
-        "INSERT INTO seasons (guild_id, number, started_at, started_by, games) VALUES (?, ?, ?, ?, 0)",
-        [guild_id, number, ts, by_user],
-    )
+    try:
+        tx.execute(
+            "INSERT INTO seasons (guild_id, number, started_at, started_by, games) VALUES (?, ?, ?, ?, 0)",
+            [guild_id, number, ts, by_user],
+        )
+    except Conflict:  # PostgreSQL: another process started it between our read and this write
+        raise StoreError("season_changed", guild_id=guild_id, season=number) from None
     return SeasonRow(guild_id, number, ts, by_user, 0)
 
 
