@@ -16,6 +16,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 # The repository first: bench/ (the script's own folder, first on sys.path) holds an engine.py of its own.
@@ -29,15 +30,27 @@ from devkit.synthetic import choose  # noqa: E402
 EDITIONS = ("turismundo", "mundial", "monopolio")
 
 
-def sample_game(store: Store, channel: int, rng: random.Random, max_turns: int) -> tuple[int, engine.State]:
-    """A game started in `store` in `channel`: two to four seats, its edition and seed drawn from `rng`."""
-    names = ["Ana", "Beto", "Cata", "Dani"][: rng.randint(2, 4)]
+def sample_game(
+    store: Store,
+    channel: int,
+    rng: random.Random,
+    max_turns: int,
+    seats: Sequence[tuple[int | None, str, str]] | None = None,
+    *,
+    guild: int = 1,
+) -> tuple[int, engine.State]:
+    """A game started in `store` in `channel`: its edition and seed drawn from `rng`, and `seats` (user id, name,
+    computer level: None and a level for a computer), else two to four people drawn from `rng`."""
+    if seats is None:
+        seats = [(100 + i, name, "") for i, name in enumerate(["Ana", "Beto", "Cata", "Dani"][: rng.randint(2, 4)])]
     settings = {"max_turns": max_turns}
-    gid = store.create_game(1, channel, 100, rng.choice(EDITIONS), settings, rng.randrange(2**31))
-    for i, name in enumerate(names):
-        store.add_seat(gid, 100 + i, name)
+    gid = store.create_game(guild, channel, seats[0][0] or 100, rng.choice(EDITIONS), settings, rng.randrange(2**31))
+    for user_id, name, computer in seats:
+        store.add_seat(gid, user_id, name, computer)
     game = store.game(gid)
-    state, events = engine.new_game(game.edition, names, game.seed, game.engine_settings())
+    state, events = engine.new_game(
+        game.edition, [name for _, name, _ in seats], game.seed, game.engine_settings(), [c for _, _, c in seats]
+    )
     store.start_game(gid, state, events)
     return gid, state
 

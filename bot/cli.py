@@ -17,7 +17,7 @@ from importlib import metadata
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("bot.run", "run the bot on Discord (DISCORD_TOKEN in the environment or .env)"),
     "sandbox": ("bot.sandbox", "play at a table in the terminal against a bundled fake Discord"),
-    "store": ("bot.store.__main__", "the game database: verify, export, backup, restore, migrate"),
+    "store": ("bot.store.__main__", "the game database: verify, export, backup, restore, migrate, rerate"),
     "status": ("bot.monitor", "how many games are open and how long ago the last action was"),
     "simulate": ("engine.simulate", "play whole games with computer players and print figures"),
     "render": ("render.__main__", "draw a board, a title deed or an end-of-game picture"),

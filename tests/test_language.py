@@ -25,7 +25,7 @@ PARTIES = ("other", "payer", "payee", "creditor", "owner")
 MONEY = ("amount", "price", "cash", "fine", "cost", "worth", "rent", "minimum", "mortgage", "house", "hotel",
          "start", "salary", "fee", "raisable")
 NUMBERS = ("count", "turns", "turn", "rank", "max", "seconds", "minutes", "left", "buildings", "houses", "hotels",
-           "jail_turns", "id", "wins", "games", "multiplier")
+           "jail_turns", "id", "wins", "games", "multiplier", "season")
 LISTS = ("order", "seats", "players", "rules", "offer", "rents", "multipliers")
 
 # Texts that are pieces of a sentence (labels, list items, words put into other texts), not sentences.

@@ -1,5 +1,5 @@
 """Kill -9 a process that is storing actions, again and again: nothing acknowledged is ever lost, nothing is
-ever half-written, and every game still replays to its snapshot.
+ever half-written, every game still replays to its snapshot, and every finished game is rated exactly once.
 
 The same file is the worker: `python tests/test_store_crash.py worker DB GAMES` plays GAMES channels with
 the random-but-legal policy and prints `ack <game> <version>` (flushed) after every committed write.
@@ -144,6 +144,26 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(db_target: str) ->
     assert check.returncode == 0, check.stdout + check.stderr
     summary = check.stdout.splitlines()[-1]
     assert summary.endswith(", 0 mismatched"), summary
+
+    # The ratings went in with the moves that ended the games: each finished game is rated (its three seats
+    # are people's), none twice, and recomputing them all from the games gives the very same numbers.
+    def league_rows(store: Store) -> list[list[tuple[object, ...]]]:
+        with store.backend.read() as tx:
+            return [
+                tx.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall()
+                for table, order in (("ratings", "season, edition, user_id"), ("league_games", "game_id"),
+                                     ("rating_changes", "game_id, edition, user_id"), ("seasons", "number"))
+            ]  # fmt: skip
+
+    with Store(db) as store:
+        with store.backend.read() as tx:
+            ended = [r[0] for r in tx.execute("SELECT id FROM games WHERE status = 'finished' ORDER BY id")]
+            rated = [r[0] for r in tx.execute("SELECT game_id FROM league_games ORDER BY game_id")]
+            games = tx.execute("SELECT sum(games) FROM ratings WHERE edition = '' AND user_id = 101").fetchone()[0]
+        assert len(ended) >= 5 and rated == ended and games == len(ended)
+        written = league_rows(store)
+        store.rerate()
+        assert league_rows(store) == written
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["worker"]:

@@ -1,4 +1,4 @@
-"""Maintenance commands: `turista store verify|export|backup|restore|migrate|split|merge [--db DB]` (or
+"""Maintenance commands: `turista store verify|export|backup|restore|migrate|split|merge|rerate [--db DB]` (or
 `python -m bot.store …`). DB is a SQLite file or a postgresql:// URL."""
 
 from __future__ import annotations
@@ -58,6 +58,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                             "files of several shards into one, or SQLite into PostgreSQL (stop the bots first)")
     join.add_argument("sources", nargs="+", metavar="SOURCE")
     join.add_argument("--into", required=True, metavar="DEST")
+    again = command("rerate", "recompute every rating of a server (or of all) from its games, in the order they "
+                              "were rated; games finished before there were ratings are rated too")
+    again.add_argument("--guild", type=int, default=None, metavar="G", help="only this server (its id)")
     return parser
 
 
@@ -151,6 +154,15 @@ def _merge(sources: list[str], dest: str) -> int:
     return 0
 
 
+def _rerate(store: Store, guild: int | None) -> int:
+    done = store.rerate(guild)
+    for guild_done in done:
+        print(f"guild {guild_done.guild_id}: {guild_done.games} games rated, {guild_done.people} people")
+    if not done:
+        print("no game has ended yet: nothing to rate")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.store") -> int:
     args = _parser(prog).parse_args(argv)
     load_env_file()
@@ -171,6 +183,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.store") -
                 return _verify(store, args.game_ids)
             if args.command == "backup":
                 return _backup(store, args.dest, args.keep)
+            if args.command == "rerate":
+                return _rerate(store, args.guild)
             export(store, args.game_id, sys.stdout)
             return 0
     except FileNotFoundError as missing:

@@ -26,7 +26,21 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "game_id", "seat", "user_id", "name", "computer", "rank", "net_worth", "cash", "rent_collected", "titles",
         "titles_value", "buildings_value", "out",
     ),
+    "titles_bought": ("game_id", "seat", "square", "times"),
+    "league_games": ("game_id", "guild_id", "season", "position", "rated_at"),
+    "rating_changes": (
+        "game_id", "edition", "user_id", "guild_id", "season", "position", "seat", "rank", "mu_before",
+        "sigma_before", "mu_after", "sigma_after",
+    ),
+    # The league's tables of a whole guild, copied with its games.
+    "seasons": ("guild_id", "number", "started_at", "started_by", "games"),
+    "ratings": (
+        "guild_id", "season", "edition", "user_id", "name", "mu", "sigma", "games", "wins", "last_game_id",
+        "updated_at",
+    ),
 }  # fmt: skip
+GAME_TABLES = ("games", "seats", "actions", "results", "messages", "titles_bought", "league_games", "rating_changes")
+GUILD_TABLES = ("seasons", "ratings")
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -52,22 +66,35 @@ def _insert(tx: Tx, table: str, rows: Sequence[Sequence[object]]) -> None:
 def copy_into(
     source: Backend, target: Backend, guilds: Callable[[int], bool] = lambda guild_id: True, *, replace: bool = False
 ) -> Copied:
-    """Copy every game of `source` whose guild `guilds` accepts into `target`, with its seats, log and
-    results. Refuses (`game_ids_taken`, nothing written) if `target` already has a game with one of the ids;
-    with `replace`, every game `target` had is deleted first, in the same transaction."""
+    """Copy every game of `source` whose guild `guilds` accepts into `target`, with its seats, log, results and
+    ratings, and those guilds' seasons and ratings. Refuses (`game_ids_taken` or `league_taken`, nothing
+    written) if `target` already has a game with one of the ids or a league of one of the guilds; with
+    `replace`, every game and league `target` had is deleted first, in the same transaction."""
     copied = Copied()
     with source.read() as src, target.write() as dst:
         if replace:
-            dst.execute("DELETE FROM games")  # seats, log and results go with them (ON DELETE CASCADE)
+            dst.execute("DELETE FROM games")  # seats, log, results… go with them (ON DELETE CASCADE)
+            for table in GUILD_TABLES:
+                dst.execute(f"DELETE FROM {table}")
         wanted = [gid for gid, guild in src.execute("SELECT id, guild_id FROM games ORDER BY id").fetchall()
                   if guilds(guild)]
         taken = {r[0] for r in dst.execute("SELECT id FROM games")} & set(wanted)
         if taken:
             raise StoreError("game_ids_taken", ids=sorted(taken)[:10], location=target.location)
+        leagues = [guild for (guild,) in src.execute("SELECT DISTINCT guild_id FROM seasons ORDER BY guild_id")
+                   if guilds(guild)]
+        held = {r[0] for r in dst.execute("SELECT DISTINCT guild_id FROM seasons")} & set(leagues)
+        if held:
+            raise StoreError("league_taken", guilds=sorted(held)[:10], location=target.location)
+        for guild in leagues:
+            for table in GUILD_TABLES:
+                rows = src.execute(f"SELECT {', '.join(COLUMNS[table])} FROM {table} WHERE guild_id = ?",
+                                   [guild]).fetchall()
+                _insert(dst, table, rows)
         # One game at a time: a big database never sits in memory, and a game's log is a few thousand rows.
         for gid in wanted:
-            for table, key in (("games", "id"), ("seats", "game_id"), ("actions", "game_id"), ("results", "game_id"),
-                               ("messages", "game_id")):
+            for table in GAME_TABLES:
+                key = "id" if table == "games" else "game_id"
                 rows = src.execute(f"SELECT {', '.join(COLUMNS[table])} FROM {table} WHERE {key} = ?", [gid]).fetchall()
                 _insert(dst, table, rows)
                 if table == "actions":

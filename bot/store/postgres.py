@@ -157,7 +157,8 @@ class PostgresBackend:
             invalid = tx.execute(
                 "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
                 " JOIN pg_class t ON t.oid = i.indrelid"
-                " WHERE t.relname IN ('games', 'seats', 'actions', 'results')"
+                " WHERE t.relname IN ('games', 'seats', 'actions', 'results', 'messages', 'seasons', 'league_games',"
+                " 'ratings', 'rating_changes', 'titles_bought')"
                 " AND t.relnamespace = to_regnamespace(current_schema())::oid AND NOT i.indisvalid"
             ).fetchall()
             problems += [f"index {r[0]} is invalid" for r in invalid]

@@ -162,3 +162,213 @@ class LeaderRow:
     average_rank: float
     best_net_worth: int
     rent_collected: int
+
+
+# -- the league ---------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SeasonRow:
+    guild_id: int
+    number: int  # from 1
+    started_at: float
+    started_by: int | None  # who started it; None: it began with the guild's first rated game
+    games: int  # games rated in it
+
+
+@dataclass(frozen=True, slots=True)
+class RankingRow:
+    """One person in a season's table. `rating` is what to show (bot.league.shown); mu and sigma are the model's."""
+
+    place: int | None  # 1 = best; None for a provisional entry (too few games)
+    user_id: int
+    name: str  # the name of their latest rated game
+    rating: int
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    trend: int  # how the shown rating moved in their latest rated game
+    last_game_id: int
+    last_played_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """A guild's table for one season: the people with enough games by rating, then the provisional ones.
+
+    With an edition, the ratings are that edition's own: every rated game also updates a rating per edition,
+    computed from that edition's games only (not the overall rating filtered)."""
+
+    guild_id: int
+    season: int
+    edition: str | None
+    started_at: float | None  # None: the season has no rated game yet
+    ranked: list[RankingRow]
+    provisional: list[RankingRow]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A person's rating before and after one rated game (shown values), in the order the games were rated."""
+
+    game_id: int
+    season: int
+    position: int  # the game's place in the season's order
+    rated_at: float
+    edition: str  # the game's edition
+    placing: int
+    before: int
+    after: int
+    mu: float  # after the game
+    sigma: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What one game did to one of its people's rating over every edition (shown values)."""
+
+    game_id: int
+    user_id: int
+    seat: int
+    placing: int
+    season: int
+    before: int
+    after: int
+    mu: float  # after the game
+    sigma: float
+
+
+@dataclass(frozen=True, slots=True)
+class BestGame:
+    game_id: int
+    edition: str
+    net_worth: int
+    rank: int
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class TitleCount:
+    edition: str
+    square: int  # the title's square on that edition's board
+    times: int  # how often they bought it (from the bank or at auction), over their finished games
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    user_id: int
+    name: str  # the name of the latest game played together
+    games: int  # finished games played together
+    ahead: int  # of those, how many the profile's person finished above them
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A person's record in a guild: their rating in a season, and what their finished games there show."""
+
+    guild_id: int
+    user_id: int
+    name: str  # the name of their latest finished game in the guild
+    season: int
+    rating: int | None  # None: no rated game in this season
+    mu: float | None
+    sigma: float | None
+    place: int | None  # in the season's table; None while provisional
+    provisional: bool
+    season_games: int  # rated games in the season
+    season_wins: int
+    games: int  # finished games in the guild, every season, rated or not
+    wins: int
+    history: list[RatingPoint]  # the season's rated games, oldest first
+    favourite_edition: str | None  # the edition of most of their games (ties: the latest played)
+    best_game: BestGame | None  # the most worth at the end
+    titles: list[TitleCount]  # the titles they buy most, most first
+    opponents: list[Opponent]  # the people they play against most, most first
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedPlayer:
+    placing: int
+    seat: int
+    user_id: int | None
+    name: str
+    computer: str
+    net_worth: int
+    out: bool
+    rating_before: int | None = None  # shown ratings, for a rated person
+    rating_after: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A game that ended (played to its end, or ended by its host) for the guild's list of last games."""
+
+    id: int
+    channel_id: int
+    edition: str
+    status: str  # finished, abandoned
+    started_at: float
+    finished_at: float | None
+    turns: int
+    minutes: float  # from the start to the end
+    season: int | None  # the season it was rated in; None when unrated
+    players: list[PlacedPlayer]  # by placing
+
+
+@dataclass(frozen=True, slots=True)
+class Rerated:
+    """What `Store.rerate` recomputed for one guild."""
+
+    guild_id: int
+    games: int  # games that changed ratings
+    people: int  # people rated, over every season
+
+
+@dataclass(frozen=True, slots=True)
+class PersonalSeat:
+    game_id: int
+    guild_id: int
+    channel_id: int
+    edition: str
+    status: str
+    seat: int
+    name: str
+    computer: str  # a computer standing in for them, if one is
+    created_at: float
+    finished_at: float | None
+    rank: int | None  # their placing, in a finished game
+    net_worth: int | None
+    handed_over: bool = False  # the host handed the seat to a computer: it keeps their name, not their id
+
+
+@dataclass(frozen=True, slots=True)
+class PersonalRating:
+    guild_id: int
+    season: int
+    edition: str  # "" for the rating over every edition
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class PersonalData:
+    """Everything the store keeps that names or identifies one person (`/turista privacy`)."""
+
+    user_id: int
+    seats: list[PersonalSeat]  # every game they sat at, of every guild, open ones too
+    ratings: list[PersonalRating]
+    rating_changes: int  # rated games recorded for them (one row per game and rating)
+    actions: int  # moves of theirs in the games' logs (their id beside each)
+    hosted: list[int]  # games they opened
+    seasons_started: list[tuple[int, int]]  # (guild, season) they started
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What `Store.forget` changed."""
+
+    games: int  # past games whose seat, results and states now name them as a former player
+    ratings: int  # rating rows removed
+    actions: int  # log rows whose actor was them

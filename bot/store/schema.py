@@ -23,6 +23,31 @@ _MOVE_MESSAGE_IDS = """
         FROM games WHERE table_message_id IS NOT NULL AND status IN ('lobby', 'active')
 """
 
+# The titles each seat bought in a game (from the bank or at an auction), counted from the logged events,
+# for the games finished before 0004 (a game finished since records its own when it ends).
+_SQLITE_BOUGHT = """
+    SELECT a.game_id,
+           CASE json_extract(e.value, '$.code') WHEN 'transfer' THEN json_extract(e.value, '$.from')
+                ELSE json_extract(e.value, '$.seat') END,
+           json_extract(e.value, '$.square'), count(*)
+    FROM actions a, json_each(a.events) e
+    WHERE {where} AND ((json_extract(e.value, '$.code') = 'transfer' AND json_extract(e.value, '$.reason') = 'buy')
+        OR (json_extract(e.value, '$.code') = 'auction_won' AND json_extract(e.value, '$.item') = 'title'))
+    GROUP BY 1, 2, 3
+"""
+_POSTGRES_BOUGHT = """
+    SELECT a.game_id,
+           (CASE e->>'code' WHEN 'transfer' THEN e->>'from' ELSE e->>'seat' END)::integer,
+           (e->>'square')::integer, count(*)
+    FROM actions a CROSS JOIN LATERAL jsonb_array_elements(a.events::jsonb) e
+    WHERE {where} AND ((e->>'code' = 'transfer' AND e->>'reason' = 'buy')
+        OR (e->>'code' = 'auction_won' AND e->>'item' = 'title'))
+    GROUP BY 1, 2, 3
+"""
+BOUGHT_SQL = {"sqlite": _SQLITE_BOUGHT.format(where="a.game_id = ?"),
+              "postgresql": _POSTGRES_BOUGHT.format(where="a.game_id = ?")}
+_FINISHED = "a.game_id IN (SELECT id FROM games WHERE status = 'finished')"
+
 # -- SQLite -----------------------------------------------------------------------------------------
 SQLITE: dict[str, tuple[str, ...]] = {
     "0001_games_seats_log": (
@@ -135,6 +160,95 @@ SQLITE: dict[str, tuple[str, ...]] = {
         ) WITHOUT ROWID
         """,
         _MOVE_MESSAGE_IDS,
+    ),
+    "0004_league": (
+        # Per guild: its seasons, numbered from 1. `games` counts the games rated in it so far: a rated game's
+        # `position`, which is the order `turista store rerate` replays them in. The first rated game of a
+        # guild opens season 1 (started_by NULL).
+        """
+        CREATE TABLE seasons (
+            guild_id INTEGER NOT NULL,
+            number INTEGER NOT NULL CHECK (number >= 1),
+            started_at REAL NOT NULL,
+            started_by INTEGER,
+            games INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (guild_id, number)
+        ) WITHOUT ROWID
+        """,
+        # One row per game that changed ratings: a game is rated once, whatever is retried or replayed.
+        """
+        CREATE TABLE league_games (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            guild_id INTEGER NOT NULL,
+            season INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            rated_at REAL NOT NULL,
+            UNIQUE (guild_id, season, position)
+        )
+        """,
+        # A person's rating in a guild's season: over all its games (edition '') and over each edition's.
+        """
+        CREATE TABLE ratings (
+            guild_id INTEGER NOT NULL,
+            season INTEGER NOT NULL,
+            edition TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            last_game_id INTEGER NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (guild_id, season, edition, user_id)
+        ) WITHOUT ROWID
+        """,
+        # What each rated game did to each of its people's ratings (rank: their placing in it).
+        """
+        CREATE TABLE rating_changes (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            edition TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            guild_id INTEGER NOT NULL,
+            season INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            rank INTEGER NOT NULL,
+            mu_before REAL NOT NULL,
+            sigma_before REAL NOT NULL,
+            mu_after REAL NOT NULL,
+            sigma_after REAL NOT NULL,
+            PRIMARY KEY (game_id, edition, user_id)
+        ) WITHOUT ROWID
+        """,
+        # A person's history in a guild's season, in the order rated; and everything of theirs (privacy).
+        "CREATE INDEX rating_changes_by_user ON rating_changes (user_id, guild_id, season, edition, position)",
+        """
+        CREATE TABLE titles_bought (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            square INTEGER NOT NULL,
+            times INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seat, square)
+        ) WITHOUT ROWID
+        """,
+        "INSERT INTO titles_bought (game_id, seat, square, times) " + _SQLITE_BOUGHT.format(where=_FINISHED),
+        # A game's edition is the one played: before 0004 a lobby that changed it kept the one it opened with.
+        """
+        UPDATE games SET edition = json_extract(initial, '$.edition')
+            WHERE initial IS NOT NULL AND json_extract(initial, '$.edition') <> edition
+        """,
+        # A person who asks to be forgotten takes their id off the rows they acted in: the log stays
+        # append-only for everything else.
+        "DROP TRIGGER actions_append_only",
+        """
+        CREATE TRIGGER actions_append_only BEFORE UPDATE ON actions
+        WHEN NOT (NEW.actor IS NULL AND NEW.game_id = OLD.game_id AND NEW.seq = OLD.seq
+                  AND NEW.action IS OLD.action AND NEW.events = OLD.events AND NEW.time = OLD.time)
+        BEGIN
+            SELECT RAISE(ABORT, 'the action log is append-only');
+        END
+        """,
     ),
 }
 
@@ -250,6 +364,88 @@ POSTGRES: dict[str, tuple[str, ...]] = {
         )
         """,
         _MOVE_MESSAGE_IDS,
+    ),
+    "0004_league": (
+        """
+        CREATE TABLE seasons (
+            guild_id BIGINT NOT NULL,
+            number INTEGER NOT NULL CHECK (number >= 1),
+            started_at DOUBLE PRECISION NOT NULL,
+            started_by BIGINT,
+            games INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (guild_id, number)
+        )
+        """,
+        """
+        CREATE TABLE league_games (
+            game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            guild_id BIGINT NOT NULL,
+            season INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            rated_at DOUBLE PRECISION NOT NULL,
+            UNIQUE (guild_id, season, position)
+        )
+        """,
+        """
+        CREATE TABLE ratings (
+            guild_id BIGINT NOT NULL,
+            season INTEGER NOT NULL,
+            edition TEXT NOT NULL,
+            user_id BIGINT NOT NULL,
+            name TEXT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            last_game_id BIGINT NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (guild_id, season, edition, user_id)
+        )
+        """,
+        """
+        CREATE TABLE rating_changes (
+            game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            edition TEXT NOT NULL,
+            user_id BIGINT NOT NULL,
+            guild_id BIGINT NOT NULL,
+            season INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            rank INTEGER NOT NULL,
+            mu_before DOUBLE PRECISION NOT NULL,
+            sigma_before DOUBLE PRECISION NOT NULL,
+            mu_after DOUBLE PRECISION NOT NULL,
+            sigma_after DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game_id, edition, user_id)
+        )
+        """,
+        # A person's history in a guild's season, in the order rated; and everything of theirs (privacy).
+        "CREATE INDEX rating_changes_by_user ON rating_changes (user_id, guild_id, season, edition, position)",
+        """
+        CREATE TABLE titles_bought (
+            game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            square INTEGER NOT NULL,
+            times INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seat, square)
+        )
+        """,
+        "INSERT INTO titles_bought (game_id, seat, square, times) " + _POSTGRES_BOUGHT.format(where=_FINISHED),
+        """
+        UPDATE games SET edition = initial::jsonb->>'edition'
+            WHERE initial IS NOT NULL AND initial::jsonb->>'edition' <> edition
+        """,
+        """
+        CREATE OR REPLACE FUNCTION turista_actions_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF NEW.actor IS NULL AND (NEW.game_id, NEW.seq, NEW.action, NEW.events, NEW.time)
+                    IS NOT DISTINCT FROM (OLD.game_id, OLD.seq, OLD.action, OLD.events, OLD.time) THEN
+                RETURN NEW;
+            END IF;
+            RAISE EXCEPTION 'the action log is append-only' USING ERRCODE = 'integrity_constraint_violation';
+        END
+        $$
+        """,
     ),
 }
 

@@ -19,21 +19,30 @@ import msgspec
 from sqlite_utils import Database
 
 import engine
+from bot.store import league_reads, privacy, ratings
 from bot.store.backend import ID_STRIDE, Backend, Tx, is_url
 from bot.store.copying import copy_into
 from bot.store.errors import ChannelBusy, Conflict, NoSuchGame, StaleVersion, StoreError, translate
 from bot.store.rows import (
     MESSAGE_KINDS,
     Activity,
+    Forgotten,
     GameRow,
+    GameSummary,
     HistoryRow,
     LeaderRow,
     LogRow,
     MessageRow,
+    PersonalData,
+    Profile,
+    Ranking,
+    RatingChange,
+    Rerated,
     ResultRow,
+    SeasonRow,
     SeatRow,
 )
-from bot.store.schema import MIGRATION_NAMES, OPEN_STATUSES, STATUSES, migrations
+from bot.store.schema import BOUGHT_SQL, MIGRATION_NAMES, OPEN_STATUSES, STATUSES, migrations
 
 DEFAULT_PATH: Final = "turista.db"
 MAX_SEATS: Final = 6
@@ -114,6 +123,7 @@ class Store:
         "reserve_ids", "reserve_block", "create_game", "add_seat", "remove_seat", "remove_seat_at", "update_seat",
         "update_settings", "start_game", "apply", "set_table_message", "intend_post", "posted", "shown", "edited",
         "drop_message", "set_thread", "set_deadline", "set_status", "finish_game", "backup", "restore",
+        "new_season", "rerate", "forget",
     })
 
     def __init__(
@@ -342,7 +352,7 @@ class Store:
         now: float | None = None,
     ) -> None:
         """Lobby -> active with `state` (from `engine.new_game`) as both the replay origin and the snapshot;
-        `events` (new_game's) become the log's start row."""
+        `events` (new_game's) become the log's start row. The game's edition becomes the state's."""
         snapshot = engine.to_json(state).decode()
         ts = self._now(now)
         with self.backend.write() as tx:
@@ -350,10 +360,11 @@ class Store:
             seated = tx.execute("SELECT count(*) FROM seats WHERE game_id = ?", [game_id]).fetchone()[0]
             if seated != len(state.seats):
                 raise StoreError("seats_mismatch", game_id=game_id, seated=seated, state=len(state.seats))
+            # The edition is the one played, which the lobby's settings may have changed since it opened.
             tx.execute(
-                "UPDATE games SET status = 'active', version = ?, snapshot = ?, initial = ?, deadline = ?,"
-                " started_at = ?, updated_at = ? WHERE id = ?",
-                [state.version, snapshot, snapshot, deadline, ts, ts, game_id],
+                "UPDATE games SET status = 'active', edition = ?, version = ?, snapshot = ?, initial = ?,"
+                " deadline = ?, started_at = ?, updated_at = ? WHERE id = ?",
+                [state.edition, state.version, snapshot, snapshot, deadline, ts, ts, game_id],
             )
             tx.execute(
                 "INSERT INTO actions (game_id, seq, actor, action, events, time) VALUES (?, ?, NULL, NULL, ?, ?)",
@@ -380,7 +391,7 @@ class Store:
         `deadline` optionally re-arms the decision timer in the same transaction; `shown` records messages
         edited since the last write, as `posted` does; `posting` marks messages (kind, channel id) about to be
         posted for the new version, as `intend_post` does. An action that ends the game also records its results
-        (see `finish_game`). Returns the new version.
+        and rates it (see `finish_game`), in the same transaction. Returns the new version.
         """
         version = expected_version + 1
         if new_state.version != version:
@@ -525,14 +536,16 @@ class Store:
                 raise NoSuchGame(game_id)
 
     def set_status(self, game_id: int, status: str, *, now: float | None = None) -> None:
-        """Move a game to `status`; "abandoned" ends it without results and frees the channel."""
+        """Move a game to `status`; "abandoned" ends it without results and frees the channel. A game in play
+        that its host ends is rated in the same transaction by the standings as they stand, if its house rule
+        says so (bot.league.RATED_WHEN_ENDED)."""
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}")
         ts = self._now(now)
         ends = status in ("finished", "abandoned")
         try:
             with self.backend.write() as tx:
-                self._status_of(tx, game_id)
+                before = self._status_of(tx, game_id)
                 if status == "active" and self._initial_json(tx, game_id) is None:
                     raise StoreError("game_not_started", game_id=game_id)  # start_game makes it active
                 tx.execute(
@@ -542,6 +555,8 @@ class Store:
                     " WHERE id = ?",
                     [status, ts, int(ends), ts, int(ends), game_id],
                 )
+                if before == "active" and status == "abandoned":
+                    ratings.rate_ended(tx, game_id)
                 return
         except Conflict:
             pass
@@ -561,7 +576,8 @@ class Store:
         now: float | None = None,
     ) -> list[ResultRow]:
         """Status "finished" with one result per seat. Without `results` they come from the final
-        standings and the rent in the log. Calling it again replaces the results."""
+        standings and the rent in the log. The game is rated by the results' ranks in the same transaction.
+        Calling it again replaces the results (and the titles bought), not the ratings: a game is rated once."""
         with self.backend.write() as tx:
             self._status_of(tx, game_id)
             snapshot = tx.execute("SELECT snapshot FROM games WHERE id = ?", [game_id]).fetchone()[0]
@@ -634,6 +650,12 @@ class Store:
             " finished_at = coalesce(finished_at, ?) WHERE id = ?",
             [ts, ts, game_id],
         )
+        tx.execute("DELETE FROM titles_bought WHERE game_id = ?", [game_id])
+        tx.execute(
+            "INSERT INTO titles_bought (game_id, seat, square, times) " + BOUGHT_SQL[self.kind],
+            [game_id],
+        )
+        ratings.rate_finished(tx, game_id, rows)
         return rows
 
     def _rent_collected(self, tx: Tx, game_id: int) -> dict[int, int]:
@@ -831,6 +853,83 @@ class Store:
         with self.backend.read() as tx:
             row = tx.execute(self._LEADER_SQL.format(extra="AND r.user_id = ?"), [guild_id, user_id, 1]).fetchone()
         return None if row is None else self._leader(row)
+
+    # -- the league ---------------------------------------------------------------------------------
+    # Ratings are written by `apply` (the move that ends a game), `finish_game` and `set_status` (a game its
+    # host ends, under its house rule); see bot/store/ratings.py and docs/storage.md.
+    def seasons(self, guild_id: int) -> list[SeasonRow]:
+        """The guild's seasons, first first (empty until a first game is rated or a season started)."""
+        with self.backend.read() as tx:
+            return ratings.seasons(tx, guild_id)
+
+    def current_season(self, guild_id: int) -> int:
+        with self.backend.read() as tx:
+            return ratings.current_season(tx, guild_id)
+
+    def new_season(
+        self, guild_id: int, by_user: int, *, after: int | None = None, now: float | None = None
+    ) -> SeasonRow:
+        """Start the guild's next season: ratings start again, the older seasons stay readable. With `after`
+        (the season the confirmation showed), StoreError `season_changed` if another season began since."""
+        ts = self._now(now)
+        with self.backend.write() as tx:
+            return ratings.new_season(tx, guild_id, by_user, after, ts, self.backend.for_update)
+
+    def ranking(
+        self, guild_id: int, *, season: int | None = None, edition: str | None = None, limit: int | None = None
+    ) -> Ranking:
+        """The guild's table for `season` (default: the current one), over every edition or over one
+        edition's own ratings; people with fewer than bot.league.PROVISIONAL_GAMES games apart. `limit`
+        keeps the first rows of each list."""
+        with self.backend.read() as tx:
+            return league_reads.ranking(tx, guild_id, season, edition, limit)
+
+    def profile(
+        self, guild_id: int, user_id: int, *, season: int | None = None, top: int = 3, points: int = 100
+    ) -> Profile | None:
+        """A person's rating in `season` (default: the current one) with its last `points` changes, and their
+        record over the guild's finished games; `top`: how many titles and opponents. None if they never
+        played there."""
+        with self.backend.read() as tx:
+            return league_reads.profile(tx, guild_id, user_id, season, top, points)
+
+    def last_games(self, guild_id: int, limit: int = 10, *, user_id: int | None = None) -> list[GameSummary]:
+        """The guild's last games that ended (played to the end or ended by the host, lobbies left out), most
+        recent first, with placings and rating changes; with `user_id`, only the games they sat at."""
+        with self.backend.read() as tx:
+            return league_reads.last_games(tx, guild_id, limit, user_id)
+
+    def game_ratings(self, game_id: int) -> list[RatingChange]:
+        """What a game did to its people's ratings (over every edition), by seat; empty if it rated nobody."""
+        with self.backend.read() as tx:
+            return league_reads.game_changes(tx, game_id)
+
+    def rerate(self, guild_id: int | None = None) -> list[Rerated]:
+        """Recompute every rating of the guild (or of every guild) from its games, in the order they were rated;
+        one transaction per guild. Gives exactly the numbers the games wrote one by one."""
+        if guild_id is None:
+            with self.backend.read() as tx:
+                guilds = ratings.guilds_with_games(tx)
+        else:
+            guilds = [guild_id]
+        done = []
+        for guild in guilds:
+            with self.backend.write() as tx:
+                done.append(ratings.rerate(tx, guild))
+        return done
+
+    def personal_data(self, user_id: int) -> PersonalData:
+        """Everything the store keeps about a person, in every guild."""
+        with self.backend.read() as tx:
+            return privacy.personal_data(tx, user_id, privacy.acted_in(tx, user_id))
+
+    def forget(self, user_id: int) -> Forgotten:
+        """Replace the person by a former player (bot.league.FORMER_PLAYER) in every past game of every guild and
+        remove their ratings; StoreError `forget_open_game` while they sit at or host an open table."""
+        with self.backend.read() as tx:  # the log is scanned outside the write: other games go on meanwhile
+            acted = privacy.acted_in(tx, user_id)
+        with self.backend.write() as tx:
+            return privacy.forget(tx, user_id, acted)
 
     # -- maintenance --------------------------------------------------------------------------------
     def backup(self, dest: str | os.PathLike[str]) -> None:

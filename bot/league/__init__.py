@@ -1,0 +1,42 @@
+"""A server's league: the rating of a finished game, its house rule, and the name of a forgotten person.
+
+Pure data and rules, no Discord and nothing of the bot's other modules: the store imports this package to
+rate a game in the same transaction as the move that ends it, and the bot's commands read the store.
+"""
+
+from bot.league.former import FORMER_PLAYER, former_name, is_former, shown_name
+from bot.league.house import HOUSE_RULES, RATED_WHEN_ENDED, rated_when_ended
+from bot.league.placings import placings
+from bot.league.rating import (
+    COMPUTER_SKILLS,
+    NEWCOMER,
+    PROVISIONAL_GAMES,
+    Change,
+    Placed,
+    Skill,
+    provisional,
+    rate,
+    rated,
+    shown,
+)
+
+__all__ = [
+    "COMPUTER_SKILLS",
+    "FORMER_PLAYER",
+    "HOUSE_RULES",
+    "NEWCOMER",
+    "PROVISIONAL_GAMES",
+    "RATED_WHEN_ENDED",
+    "Change",
+    "Placed",
+    "Skill",
+    "former_name",
+    "is_former",
+    "placings",
+    "provisional",
+    "rate",
+    "rated",
+    "rated_when_ended",
+    "shown",
+    "shown_name",
+]
