@@ -112,9 +112,9 @@ def describe(event: dict, st: State, lang: str = "es") -> str:
         p["deck"] = text(lang, f"deck.{ed_id}.{event['deck']}")
         p["card"] = text(lang, f"card.{ed_id}.{event['card']}")
     elif code in ("auction_opened", "auction_won", "auction_unsold"):
-        p["item"] = text(lang, f"event.item.{event['item']}", square=p.get("square", ""))
+        p["item"] = text(lang, f"event.item.{event['item']}", variant=ed_id, square=p.get("square", ""))
     elif code in ("built", "sold_building"):
-        p["level"] = text(lang, f"event.level.{event['level']}")
+        p["level"] = text(lang, f"event.level.{event['level']}", variant=ed_id)
     elif code in ("loan_repaid", "loan_seized"):
         p["block"] = text(lang, f"block.{event['block']}")
     elif code == "trade_done":

@@ -181,6 +181,25 @@ def test_club_loan_menu_lists_the_blocks_a_member_may_borrow_for() -> None:
     assert all(len(o.label) <= 100 for o in select.options)
 
 
+def test_the_help_names_the_commands_as_each_language_calls_them() -> None:
+    """`/turista ayuda` lists the Spanish names, `/turista help` the English ones: every command it names is one
+    the person's client shows."""
+    from bot.commands import all_commands
+
+    for lang in ("es", "en"):
+        texts = catalogue(lang)
+        names = set()
+        for command in all_commands():
+            key = command._locale_name.extras["key"] if command._locale_name else None  # type: ignore[union-attr]
+            name = texts.get(f"bot.cmd.{key}", command.name) if key else command.name
+            for sub in getattr(command, "commands", []):
+                sub_key = sub._locale_name.extras["key"]  # type: ignore[union-attr]
+                names.add(f"/{name} {texts.get(f'bot.cmd.{sub_key}', sub.name)}")
+            names.add(f"/{name}")
+        named = set(re.findall(r"`(/[a-z]+(?: [a-z]+)?)`", texts["bot.help.text"]))
+        assert len(named) >= 15 and named <= names, (lang, sorted(named - names))
+
+
 def test_every_refusal_of_the_bot_has_a_text() -> None:
     from bot.face.replies import BOT_ERRORS
 
@@ -475,3 +494,28 @@ def test_the_tables_buttons_are_the_json_discord_py_would_send_for_them() -> Non
         assert rows.to_components() == components.view(*same).to_components(), st.version
         checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("edition", ["turismundo", "mundial", "monopolio"])
+def test_the_table_offers_a_menu_only_when_someone_finds_something_in_it(edition: str) -> None:
+    """Every menu button of the table (Build…, Mortgage…, Sell title to the bank…) opens a menu with something in
+    it for at least one seat; on the first row, the debtor's own, for the debtor."""
+    from bot.face.buttons import table_view
+    from bot.face.menus import menu_items
+    from render.sample import play
+
+    first, steps = play(edition, seed=6, turns=80, seats=2)
+    st, menus = clone(first), 0
+    for action, _ in steps:
+        view = clone(st)
+        for seat in view.seats:
+            seat.computer = ""  # people's tables: computers get no buttons of their own
+        rows = table_view(1, view, "es")
+        for button in rows.buttons if rows else []:
+            cid = ids.parse(button["custom_id"])
+            if cid is not None and cid.verb == "menu":
+                menus += 1
+                who = [view.debts[0].debtor] if button["row"] == 0 and view.debts else range(len(view.seats))
+                assert any(menu_items(1, view, seat, cid.arg, "es") for seat in who), (view.version, cid.arg)
+        apply_inplace(st, action)
+    assert menus > 100

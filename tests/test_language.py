@@ -183,3 +183,15 @@ def test_spelling_rules_of_filled_texts() -> None:
     assert fill("es", "{s} está {s:hipotecado|hipotecada}", {"s": Name("España", "f")}) == "España está hipotecada"
     assert fill("es", "{s} está {s:hipotecado|hipotecada}", {"s": Name("México")}) == "México está hipotecado"
     assert sentence("el banco paga $5.") == "El banco paga $5."
+
+
+def test_monopolio_tells_of_houses_where_turista_tells_of_restaurants() -> None:
+    """An edition's own words reach every sentence: the account of a move says what "Mis cosas" says."""
+    import engine
+    from engine.narrate import describe
+
+    built = {"code": "built", "seat": 0, "square": 1, "level": 1, "count": 1, "cost": 50}
+    auction = {"code": "auction_opened", "item": "house", "square": 1, "minimum": 1}
+    for edition, word in (("monopolio", "casa"), ("turismundo", "restaurante")):
+        st, _ = engine.new_game(edition, ["A", "B"], 3)
+        assert word in describe(built, st, "es") and word in describe(auction, st, "es"), edition

@@ -88,19 +88,21 @@ async def place(tmp_path: Path) -> AsyncIterator[Place]:
             storage.close()
 
 
-async def opened_table(place: Place, **settings: Any) -> int:
+async def opened_table(place: Place, computers: int = 0, **settings: Any) -> int:
     lobby = place.lobby
     async with lobby.lock_for(CHANNEL):
         row = await lobby.open(GUILD, CHANNEL, HOST, "Ana", "turismundo", TableSettings.opened(0, 0))
     if settings:
         place.store.update_settings(row.id, {**row.settings, **settings})
     async with lobby.changing(CHANNEL, row.id) as row:
-        await lobby.join(row, GUEST, "Beto")
+        row = await lobby.join(row, GUEST, "Beto")
+        for _ in range(computers):
+            row, _ = await lobby.add_computer(row, "normal")
     return row.id
 
 
-async def started(place: Place, **settings: Any) -> int:
-    gid = await opened_table(place, **settings)
+async def started(place: Place, computers: int = 0, **settings: Any) -> int:
+    gid = await opened_table(place, computers, **settings)
     async with place.lobby.changing(CHANNEL, gid, Actor(HOST)) as row:
         start = await place.lobby.start(row)
         session = await place.sessions.for_game(gid)
@@ -214,15 +216,9 @@ def test_settings_read_the_stored_dict_and_refuse_what_was_not_offered() -> None
 
 
 async def test_a_computer_seat_plays_its_own_turns(place: Place) -> None:
-    gid = await opened_table(place)
-    async with place.lobby.changing(CHANNEL, gid) as row:
-        await place.lobby.add_computer(row, "normal")
-    async with place.lobby.changing(CHANNEL, gid, Actor(HOST)) as row:
-        start = await place.lobby.start(row)
-        session = await place.sessions.for_game(gid)
-        assert session is not None
-        session.adopt(start.row)
-        await session.opened(start.events)
+    gid = await started(place, computers=1)
+    session = await place.sessions.for_game(gid)
+    assert session is not None
     session.after_change()
     # People play cautiously until a computer has moved.
     for _ in range(300):

@@ -192,3 +192,11 @@ def trade_view(game: int, state: State, lang: str) -> discord.ui.View | None:
         components.button(game, v, "counter", t(lang, "button.counter"), emoji="🔁"),
         components.button(game, v, "cancel_trade", t(lang, "button.cancel_trade")),
     )
+
+
+def confirmation(game: int, version: int, verb: str, label: str, emoji: str, lang: str) -> discord.ui.View:
+    """A private question's answers: do it (`verb`), or leave it (the question goes away, nothing changes)."""
+    return components.view(
+        components.button(game, version, verb, label, style=Style.danger, emoji=emoji),
+        components.button(game, version, "dismiss", t(lang, "button.dismiss")),
+    )

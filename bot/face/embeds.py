@@ -243,7 +243,8 @@ def lobby_of(game: int, host_id: int, seats: list[SeatRow], settings: TableSetti
              *, closed: str = "") -> discord.Embed:
     """`lobby`, from its parts (a game in play shows its lobby message from what its table holds)."""
     edition = settings.edition(opened_with)
-    title = t(lang, "embed.lobby", edition=text(lang, f"edition.{edition}.name"))
+    # Once closed, the message stays as the game's lobby (its progress, its result): no longer a new table.
+    title = t(lang, "embed.lobby_closed" if closed else "embed.lobby", edition=text(lang, f"edition.{edition}.name"))
     host = t(lang, "lobby.host", host=f"<@{host_id}>")
     description = "\n".join([host, "", closed]) if closed else "\n".join([host, "", t(lang, "lobby.hint")])
     embed = _embed(title, GREY if closed else NEUTRAL, description)
@@ -309,13 +310,15 @@ def trade(state: State, seats: list[SeatRow], lang: str, *, game: int = 0) -> tu
     return (f"<@{user}>" if user else None), embed
 
 
-def trade_outcome(state: State, outcome: list[dict], lang: str, *, game: int = 0) -> discord.Embed:
-    """The offer's message once it is settled, rejected or cancelled: what happened, and for a settled trade
-    what moved each way."""
+def trade_outcome(state: State, outcome: list[dict], lang: str, *, game: int = 0,
+                  countered: bool = False) -> discord.Embed:
+    """The offer's message once it is settled, rejected (`countered`: to make an offer of one's own) or cancelled:
+    what happened, and for a settled trade what moved each way."""
     done = next((e for e in outcome if e["code"] == "trade_done"), None)
     codes = {e["code"] for e in outcome}
-    colour = GREEN if done else RED if "trade_rejected" in codes else GREY
-    key = "embed.trade_done" if done else "embed.trade_rejected" if "trade_rejected" in codes else "embed.trade_off"
+    colour = GREEN if done else GREY if countered else RED if "trade_rejected" in codes else GREY
+    key = ("embed.trade_done" if done else "embed.trade_countered" if countered
+           else "embed.trade_rejected" if "trade_rejected" in codes else "embed.trade_off")
     lines = [describe(e, state, lang) for e in outcome]
     embed = _embed(t(lang, key), colour, "\n".join(line for line in lines if line) or t(lang, "trade.closed"))
     if done is not None and "give" in done:

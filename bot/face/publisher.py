@@ -312,8 +312,10 @@ class Publisher:
         codes = {e["code"] for e in events}
         if "offer" in self.book.messages and (codes & set(ENDED_OFFER) or st.trade is None):
             outcome = [e for e in events if e["code"] in ENDED_OFFER]
+            countered = "trade_rejected" in codes and "trade_proposed" in codes
             await self._close(table, "offer", {
-                "content": None, "embed": embeds.trade_outcome(st, outcome, table.lang, game=self.game),
+                "content": None, "embed": embeds.trade_outcome(st, outcome, table.lang, game=self.game,
+                                                               countered=countered),
                 "view": None, "allowed_mentions": components.NO_MENTIONS}, answer)
         if st.trade is None:
             return

@@ -15,7 +15,7 @@ import discord
 
 from bot import pictures
 from bot.client import bot_of
-from bot.face import components
+from bot.face.buttons import confirmation
 from bot.face.i18n import lang_of, t
 from bot.face.replies import ANSWER_WITHIN, ClickAnswer, error_text, refuse, say
 from bot.face.texts import cash, seat_label
@@ -57,25 +57,27 @@ async def confirm_bankrupt(interaction: discord.Interaction, session: Session, v
     lang = lang_of(interaction)
     debt = st.debts[0]
     creditor = text(lang, "event.party.bank") if debt.creditor < 0 else seat_label(st, debt.creditor)
-    button = components.button(session.gid, st.version, "bankrupt_yes", t(lang, "button.bankrupt_yes"),
-                       style=discord.ButtonStyle.danger, emoji="💸")
+    view = confirmation(session.gid, st.version, "bankrupt_yes", t(lang, "button.bankrupt_yes"), "💸", lang)
     await say(interaction, t(lang, "table.confirm_bankrupt", creditor=creditor, amount=cash(st, debt.amount)),
-              view=components.view(button))
+              view=view)
 
 
 async def perform(interaction: discord.Interaction, session: Session, make: ActionFor, *,
                   version: int | None = None, edit_source: bool = False,
-                  then: Callable[[], discord.ui.View | None] | None = None) -> list[dict] | None:
+                  then: Callable[[], discord.ui.View | None] | None = None,
+                  first: ActionFor | None = None) -> list[dict] | None:
     """Apply `make(seat)` for the person who clicked or typed; its events when it was applied.
 
     `version` is the state version a component was drawn for (None for slash commands). With
     `edit_source`, an ephemeral menu the click came from is replaced by the outcome (and by `then()`'s view).
+    `first`: a move made just before, in the same turn of the lock, and shown with it.
     """
     seat = await seated(interaction, session)
     if seat is None:
         return None
     action = make(seat)
-    why = session.check(action, version)
+    before = first(seat) if first is not None else None
+    why = session.check(before or action, version)
     if why is not None:
         await refuse(interaction, why[0], why[1], session.state)
         return None
@@ -93,7 +95,7 @@ async def perform(interaction: discord.Interaction, session: Session, make: Acti
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
     try:
-        result = await session.run(action, interaction.user.id, version, click=answer)
+        result = await session.run(action, interaction.user.id, version, click=answer, first=before)
     finally:
         if answer is not None:
             await answer.release()

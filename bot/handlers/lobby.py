@@ -14,7 +14,7 @@ import discord
 from bot import pictures
 from bot.client import bot_of
 from bot.face import components, embeds, threads
-from bot.face.buttons import lobby_view, settings_view
+from bot.face.buttons import confirmation, lobby_view, settings_view
 from bot.face.i18n import lang_of, t
 from bot.face.replies import error_text, refuse, say
 from bot.face.texts import settings_summary
@@ -200,9 +200,8 @@ async def confirm_withdraw(interaction: discord.Interaction, row: GameRow) -> No
     if row.seat_of(interaction.user.id) is None or state is None:
         await refuse(interaction, "not_a_player")
         return
-    button = components.button(row.id, state.version, "withdraw", t(lang, "button.withdraw"),
-                               style=discord.ButtonStyle.danger, emoji="🏳️")
-    await say(interaction, t(lang, "lobby.confirm_withdraw"), view=components.view(button))
+    view = confirmation(row.id, state.version, "withdraw", t(lang, "button.withdraw"), "🏳️", lang)
+    await say(interaction, t(lang, "lobby.confirm_withdraw"), view=view)
 
 
 async def add_computer(interaction: discord.Interaction, level: str, gid: int | None = None) -> None:
@@ -396,9 +395,8 @@ async def end(interaction: discord.Interaction) -> None:
             await refused(interaction, refusal)
         return
     # Ending a game in play cannot be undone: ask once more, privately.
-    button = components.button(row.id, 0, "end_game", t(lang, "button.end_game"), style=discord.ButtonStyle.danger,
-                               emoji="🏁")
-    await say(interaction, t(lang, "lobby.confirm_end"), view=components.view(button))
+    view = confirmation(row.id, 0, "end_game", t(lang, "button.end_game"), "🏁", lang)
+    await say(interaction, t(lang, "lobby.confirm_end"), view=view)
 
 
 @verb("end_game", at_table=False)

@@ -111,3 +111,9 @@ async def status(click: Click) -> None:
         await say(interaction, answers.overview(session.state, lang_of(interaction)))
         return
     await say(interaction, answers.seat_status(session.state, seat, lang_of(interaction)))
+
+
+@verb("dismiss", at_table=False)
+async def dismiss(click: Click) -> None:
+    """The No of a private question (end the game? leave it? declare bankruptcy?): the question goes away."""
+    await click.interaction.response.edit_message(content=t(lang_of(click.interaction), "dismissed"), view=None)

@@ -161,13 +161,11 @@ async def send(interaction: discord.Interaction, session: Session, target: int) 
         if why is not None:
             await refuse(interaction, why[0], why[1], st)
             return
-        await interaction.response.defer()
-        result = await session.run(Action(kind="reject_trade", seat=seat), interaction.user.id)
-        if isinstance(result, tuple):
-            await refuse(interaction, result[0], result[1], session.state)
-            return
+    # A counter-offer turns down the offer it answers, in the same turn of the table's lock: the old offer's
+    # message then says it was countered, and nobody can act between the two.
     events = await perform(interaction, session, lambda s: Action(kind="propose_trade", seat=s, trade=trade),
-                           edit_source=True)
+                           edit_source=True,
+                           first=(lambda s: Action(kind="reject_trade", seat=s)) if countering else None)
     if events is not None:
         session.drafts.pop(interaction.user.id, None)
 

@@ -119,9 +119,12 @@ class Session:
             return "outdated", {}
         return refusal(st, edition_of(st), action)
 
-    async def act(self, action: Action, actor: int | None, click: object | None = None) -> list[dict]:
+    async def act(self, action: Action, actor: int | None, click: object | None = None, *,
+                  before: list[dict] | None = None, hold: bool = False) -> list[dict]:
         """Apply `action` (the lock must be held); raises IllegalAction, StaleVersion or StoreError. `click`: the
-        face's handle on the click that asked for it, handed on to the face untouched."""
+        face's handle on the click that asked for it, handed on to the face untouched. `before`: the events of a
+        move made just before under this lock and held (shown now, with this one's); `hold`: show nothing yet,
+        another move follows at once."""
         st = self.state
         assert st is not None and self.lock.locked()
         new_state, events = engine_apply(st, action)
@@ -137,7 +140,8 @@ class Session:
         # One line per move: the events as the store keeps them (sentences cost more than the move itself).
         if log.isEnabledFor(logging.INFO):
             log.info("game %d v%d %s: %s", self.gid, new_state.version, action.kind, events_line(events))
-        await self._show(events, click)
+        if not hold:
+            await self._show([*(before or ()), *events], click)
         return events
 
     async def _show(self, events: list[dict], click: object | None = None) -> None:
@@ -149,24 +153,35 @@ class Session:
             self.heal_later()
 
     async def run(self, action: Action, actor: int | None, version: int | None = None, *,
-                  click: object | None = None) -> Refusal | list[dict]:
+                  click: object | None = None, first: Action | None = None) -> Refusal | list[dict]:
         """Take the lock, re-check (against `version`, the one the button was drawn for) and apply: the
-        refusal, or the events. A click that waited for the lock behind another is never applied twice."""
+        refusal, or the events. A click that waited for the lock behind another is never applied twice.
+        `first`: a move made just before `action` under the same lock, both shown at once (a counter-offer
+        turns down the offer it answers); if `action` is then refused, `first` stays made."""
         async with self.lock:
-            why = self.check(action, version)
+            why = self.check(first or action, version)
             if why is not None:
                 return why
             if actor is not None:
                 await self.returned(actor)
+            earlier: list[dict] = []
             try:
-                events = await self.act(action, actor, click)
+                if first is not None:
+                    earlier = await self.act(first, actor, hold=True)
+                    why = self.check(action)
+                    if why is not None:
+                        await self._show(earlier)
+                        return why
+                events = await self.act(action, actor, click, before=earlier)
             except IllegalAction as error:
+                if earlier:
+                    await self._show(earlier)
                 return error.code, dict(error.params)
             except StaleVersion:
                 await self.reload()
                 return "outdated", {}
         self.after_change()
-        return events
+        return [*earlier, *events]
 
     async def opened(self, events: list[dict]) -> None:
         """The game has just started (the lock must be held): its first table goes up with the start's events.
@@ -373,8 +388,10 @@ class Session:
             self.clocks.disarm("auction")
         timeout = self.turn_timeout
         if timeout > 0 and self.waiting_people(st):
-            # The turn clock of an auction's bidders starts afresh; otherwise it is the saved deadline.
-            self.clocks.arm("turn", timeout if st.auction is not None else left, lambda: self._turn_timeout(version))
+            # The turn clock of an auction's bidders starts afresh; otherwise it is the saved deadline. Half of
+            # the time gone, the people it waits for are warned; at its end the computer plays for them.
+            deadline = time.time() + timeout if st.auction is not None else time.time() + left
+            self.clocks.arm("turn", deadline - timeout / 2 - time.time(), lambda: self._turn_timeout(version, deadline))
         else:
             self.clocks.disarm("turn")
         ends_at = self.settings.ends_at
@@ -405,8 +422,9 @@ class Session:
             await self.tell(Notice("table.time_up"))
         self.after_change()
 
-    async def _turn_timeout(self, version: int) -> None:
-        """First a warning, then the computer plays for whoever lets the clock run out again."""
+    async def _turn_timeout(self, version: int, deadline: float) -> None:
+        """Half the time gone, a warning with the time left; at `deadline`, the computer plays for whoever the
+        game still waits for."""
         async with self.lock:
             st = self.state
             if st is None or st.version != version or self.closed:
@@ -415,17 +433,10 @@ class Session:
             if not humans:
                 return
             if self.warned != version:
-                # The new deadline is written first: if the database refuses it, the timer tries again
-                # and nothing was said yet.
-                timeout = self.turn_timeout
-                deadline = time.time() + timeout
-                if st.auction is None:
-                    await self.storage.set_deadline(self.gid, deadline)
-                    self.row.deadline = deadline
                 self.warned = version
                 users = tuple(u for u in (self.user_of(s) for s in humans) if u)
                 await self.tell(Notice("table.timeout_warning", ping=users, deadline=deadline))
-                self.clocks.arm("turn", timeout, lambda: self._turn_timeout(version))
+                self.clocks.arm("turn", deadline - time.time(), lambda: self._turn_timeout(version, deadline))
                 return
             # Played for safely: an unanswered offer is turned down, never accepted on someone's behalf.
             answering = st.trade is not None and humans == [st.trade.target] and humans[0] not in st.seat_to_act()

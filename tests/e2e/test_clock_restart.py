@@ -25,5 +25,8 @@ async def test_a_restart_resumes_the_decision_clock(world: World) -> None:
     await world.settled(gid)
     assert world.game(gid).deadline == deadline  # the same clock, not a fresh one
     user = world.user_of(gid, st.current)
+    # Half the time gone (3 s of the 6), a warning; at the deadline, the move played for them.
     warning = await world.fake.wait_for_message(world.channel, lambda m: "⏳" in m.text, timeout=15, threads=True)
-    assert f"<@{user.id}>" in warning.content and time.time() >= deadline - 0.5
+    assert f"<@{user.id}>" in warning.content and deadline - 3.5 <= time.time() < deadline
+    await world.fake.wait_for(lambda: world.game(gid).version > st.version, timeout=15, what="the move played")
+    assert time.time() >= deadline - 0.1

@@ -98,7 +98,7 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     rules_text = await world.slash(world.carl, "turista rules")
     assert rules_text.ephemeral and "Everyone starts with $1,500" in (rules_text.content or "")
     help_text = await world.slash(world.dora, "turista help")
-    assert help_text.ephemeral and "/turista new" in (help_text.content or "")
+    assert help_text.ephemeral and "/turista nueva" in (help_text.content or "")  # Dora reads Spanish
 
     # The host ends the game after confirming: the table loses its buttons, the standings as they are are
     # posted with the end-of-game picture, and the channel is free again.
@@ -138,8 +138,14 @@ async def test_mentions_in_names_never_ping(world: World) -> None:
 async def test_leaving_a_game_in_play_asks_first(world: World) -> None:
     gid = await world.open_table(world.ana, [world.beto])
     await world.start(gid, world.ana)
+    # Asked, and answered No: the question goes away and nothing changes.
+    version = world.game(gid).version
     asked = await world.slash(world.beto, "turista leave")
     assert asked.ephemeral and asked.message is not None and "De verdad" in asked.content
+    no = await world.click(world.beto, asked.message, "dismiss")
+    assert no.message is asked.message and "no se hizo nada" in asked.message.content
+    assert not asked.message.custom_ids() and world.game(gid).version == version
+    asked = await world.slash(world.beto, "turista leave")
     await world.act(gid, world.beto, asked.message, "withdraw")
     final = await world.settled(gid)
     assert final.phase == "over" and final.seats[1].out and final.winner == 0

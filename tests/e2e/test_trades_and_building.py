@@ -95,10 +95,12 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     assert money.modal is not None
     await (await world.fake.submit_modal(them, world.channel, money.modal["custom_id"], {"take_cash": "500"}))
     await world.act(gid, them, countered.message, "trade_send")
-    # A counter-offer is two moves: the first offer is turned down, then the new one is made.
+    # A counter-offer is two moves: the first offer is turned down, then the new one is made; its message says
+    # it was countered, not simply rejected.
     await world.fake.wait_for(lambda: (world.game(gid).state.trade or st.trade).proposer == 1 - taker,
                               what="the counter-offer")
     st = await world.settled(gid)
+    assert "Contraoferta" in offer.text and "rechazado" not in offer.text and not offer.custom_ids(), offer.text
     assert st.trade is not None and st.trade.proposer == 1 - taker and st.trade.give.titles == tuple(sorted(wanted))
     offer = world.with_verb("accept_trade")
     assert offer is not None
