@@ -144,6 +144,54 @@ def test_restore_refuses_a_bad_backup_and_changes_nothing(tmp_path: Path) -> Non
         assert store.game_ids() == [gid] and store.integrity() == ["ok"]
 
 
+def test_store_errors_name_the_file_or_the_game_at_fault(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The live database was blamed for a bad backup, for a folder that does not exist and for a game id
+    that does not: each message names what is wrong and what to do, and the live file is left alone."""
+    db = tmp_path / "turista.db"
+    junk = tmp_path / "junk.db"
+    junk.write_text("a shopping list, not a database\n")
+    code, _, err = turista(capsys, "store", "restore", str(junk), "--db", str(db))
+    assert code == 2 and err.startswith(f"{junk}: this backup is damaged, or not a database at all. Nothing was "
+                                        f"restored ({db} is as it was)"), err
+    assert not db.exists()  # a refused backup does not even create the live database
+    with Store(db) as store:
+        gid = a_game(store, channel=10, actions=5)
+    foreign = tmp_path / "foreign.db"
+    with sqlite3.connect(foreign) as other:
+        other.execute("CREATE TABLE notes (text TEXT)")
+    code, _, err = turista(capsys, "store", "restore", str(foreign), "--db", str(db))
+    assert code == 2 and err.startswith(f"{foreign}: this file is a database, but not one of Turista's."), err
+    code, _, err = turista(capsys, "store", "restore", str(tmp_path / "nightly.db"), "--db", str(db))
+    assert code == 2 and err.startswith(f"{tmp_path / 'nightly.db'}: there is no backup there"), err
+    with Store(db, create=False) as store:
+        assert store.game_ids() == [gid] and store.integrity() == ["ok"]
+
+    nowhere = tmp_path / "missing" / "x.db"
+    code, _, err = turista(capsys, "store", "backup", str(nowhere), "--db", str(db))
+    assert code == 2 and err.startswith(f"{nowhere}: there is no folder {nowhere.parent} to put the backup in."), err
+    with Store(db, create=False) as store, pytest.raises(StoreError) as refused:
+        store.backup(nowhere)  # the store itself blames the destination too
+    assert refused.value.code == "db_unavailable" and refused.value.params["dest"] == str(nowhere)
+
+    code, out, err = turista(capsys, "store", "export", "99", "--db", str(db))
+    assert (code, out) == (2, "") and err == f"{db}: no game 99; its games are {gid}\n"
+    code, _, err = turista(capsys, "store", "verify", "98", "--db", str(db))
+    assert code == 2 and err == f"{db}: no game 98; its games are {gid}\n"
+
+
+def test_an_export_read_in_part_ends_with_one_line(tmp_path: Path) -> None:
+    """`turista store export 1 | head` printed a BrokenPipeError traceback once head had its lines."""
+    db = tmp_path / "turista.db"
+    with Store(db) as store:
+        gid = a_game(store, channel=10, actions=400)
+    script = Path(sys.executable).parent / "turista"
+    shell = f"'{script}' store export {gid} --db '{db}' | head -n 1; echo status ${{PIPESTATUS[0]}} >&2"
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=60)
+    assert done.stdout.startswith('{"record":"game"') and done.stdout.count("\n") == 1
+    assert done.stderr == ("turista store export: the output was closed before the end (the reader stopped "
+                           "reading)\nstatus 1\n"), done.stderr
+
+
 def test_restore_a_backup_from_an_older_release_upgrades_it(tmp_path: Path) -> None:
     from bot.store.schema import MIGRATION_NAMES, migrations
 
