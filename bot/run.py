@@ -136,6 +136,27 @@ def database_problem(config: Config) -> str:
     return ""
 
 
+def connection_problem(error: Exception) -> tuple[int, str] | None:
+    """The exit status and the one line for a failure to log in or connect to Discord; None for anything else
+    (a bug keeps its traceback). Status 2 is a configuration mistake that restarting cannot fix, 1 a failure
+    that may pass (systemd then restarts the bot)."""
+    import aiohttp
+    import discord
+
+    if isinstance(error, discord.LoginFailure):
+        return 2, ("Discord refused the token in DISCORD_TOKEN (reset since, or not a bot's token): press \"Reset "
+                   "Token\" in the application's Bot page, put the new one in DISCORD_TOKEN and start again.")
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return 2, f"Discord refused the connection: {error}"
+    if isinstance(error, aiohttp.ClientError | OSError | TimeoutError):
+        return 1, (f"Discord cannot be reached ({error or type(error).__name__}). Check this machine's network "
+                   "connection and DNS, then start the bot again (under systemd it starts again by itself).")
+    if isinstance(error, discord.GatewayNotFound | discord.DiscordServerError | discord.ConnectionClosed):
+        return 1, (f"Discord did not let the bot connect ({error}); it may be down for a while "
+                   "(https://discordstatus.com). Start the bot again later (under systemd it starts again by itself).")
+    return None
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
     args = parser(prog).parse_args(argv)
     config: Config = with_shards(load_config(), args.shard_count, args.shards)
@@ -151,6 +172,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
 
     loop_factory = event_loop_factory()
     log.info("event loop: %s", "uvloop" if loop_factory is not None else "asyncio")
-    with asyncio.Runner(loop_factory=loop_factory) as runner:
-        runner.run(serve(build_bot(config), config.token))
+    try:
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            runner.run(serve(build_bot(config), config.token))
+    except Exception as error:
+        problem = connection_problem(error)
+        if problem is None:
+            raise
+        code, line = problem
+        sys.stderr.write(line + "\n")
+        return code
     return 0

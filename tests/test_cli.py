@@ -3,6 +3,7 @@ and the status line an admin's monitoring reads."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -100,6 +101,38 @@ def test_render_and_simulate_run_through_turista(tmp_path: Path, capsys: pytest.
     assert code == 0 and (tmp_path / "b.png").read_bytes().startswith(b"\x89PNG")
     code, out, _ = turista(capsys, "simulate", "--games", "1", "--max-turns", "20", "--json")
     assert code == 0 and json.loads(out)["games"] == 1
+
+
+def test_the_bot_that_cannot_reach_discord_or_log_in_says_so_in_one_line(tmp_path: Path) -> None:
+    """Without a network `turista run` ended in aiohttp's traceback; a refused token is a line too, with the
+    status systemd does not restart on (2), where a network that may come back is 1."""
+    import socket
+
+    from fakediscord import FakeDiscord
+
+    with socket.socket() as probe:  # a port nothing listens on: a machine cut off from Discord
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    env = {**os.environ, "DISCORD_TOKEN": "a-token", "TURISTA_DB": str(tmp_path / "t.db")}
+
+    def bot(api: str, gateway: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "fakediscord.launch", "--api", api, "--gateway", gateway, "--",
+                               "bot"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+
+    done = bot(f"http://127.0.0.1:{closed}/api/v10", f"ws://127.0.0.1:{closed}/gateway")
+    last = done.stderr.splitlines()[-1]
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert last.startswith(f"Discord cannot be reached (Cannot connect to host 127.0.0.1:{closed}") and last.endswith(
+        "Check this machine's network connection and DNS, then start the bot again (under systemd it starts "
+        "again by itself)."), last
+
+    async def refused() -> subprocess.CompletedProcess[str]:
+        async with FakeDiscord(token="the-right-token") as fake:
+            return await asyncio.to_thread(bot, fake.base_url, fake.gateway_url)
+
+    done = asyncio.run(refused())
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.splitlines()[-1].startswith("Discord refused the token in DISCORD_TOKEN")
 
 
 # -- backup and restore ---------------------------------------------------------------------------
