@@ -96,11 +96,16 @@ async def serve(bot: TuristaBot, token: str) -> None:
         running = asyncio.create_task(bot.start(token), name="turista-connection")
         stopping = asyncio.create_task(stop.wait(), name="turista-stop-signal")
         await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        if stopping.done():
+        stopping.cancel()
+        if stopping.done() and not stopping.cancelled():
             log.info("stopping: letting the actions in progress finish")
             await bot.close()
-        stopping.cancel()
-        await running  # a failed login or connection raises here
+            # Every action is stored and the connection closed. A stop that came before the gateway was
+            # connected leaves discord.py's shard launcher retrying on the closed session every 5 s, for ever.
+            running.cancel()
+            await asyncio.wait({running})
+        else:
+            await running  # a failed login or connection raises here
     log.info("stopped")
 
 
