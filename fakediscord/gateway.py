@@ -142,7 +142,11 @@ class Gateway:
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
-        await ws.prepare(request)
+        try:
+            await ws.prepare(request)
+        except ConnectionResetError:
+            # The client gave up while connecting (a bot stopped as it started): nothing to serve, nor to log.
+            return ws
         self._sockets.add(ws)
         outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         writer = asyncio.create_task(self._write(ws, outbox))
