@@ -464,3 +464,22 @@ def test_the_tables_buttons_are_the_json_discord_py_would_send_for_them() -> Non
         assert rows.to_components() == ui.view(*same).to_components(), st.version
         checked += 1
     assert checked > 20
+
+
+def test_a_title_is_found_by_the_start_of_any_word_of_its_name() -> None:
+    """`/construir fuencarral` was refused: only the whole name, or its beginning, named a title."""
+    from bot.info import find_square
+    from engine.narrate import square_name
+
+    def named(edition: str, raw: str) -> str | None:
+        found = find_square(edition, raw)
+        return None if found is None else square_name(edition, found, "es")
+
+    assert named("monopolio", "fuencarral") == "Calle Fuencarral"
+    assert named("monopolio", "Velazquez") == "Calle Velázquez"
+    assert named("monopolio", "glorieta de bilbao") == "Glorieta de Bilbao"
+    assert named("monopolio", "calle fuen") == "Calle Fuencarral"
+    assert named("monopolio", "calle") is None  # many streets: the start of the name comes before any word
+    assert named("monopolio", "Glorieta") is None  # Glorieta de Bilbao or Glorieta Cuatro Caminos
+    assert named("mundial", "americana") == "Línea Aérea Americana"
+    assert named("mundial", "aerea") is None
