@@ -51,6 +51,16 @@ To try the game without Discord, play at a local table against the bundled fake 
 """
 
 
+class NoVoiceWarning(logging.Filter):
+    """Drops discord.py's "PyNaCl is not installed, voice will NOT be supported" (and its "davey" twin), logged
+    at every start: the bot never joins a voice channel, so the libraries for it are not installed and the
+    warning says nothing an administrator can act on. discord.py offers no setting to turn it off; a filter
+    on that one message leaves every other warning of discord.client as it is."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "voice will NOT be supported" not in str(record.msg)
+
+
 def configure_logging(level: str) -> None:
     # The format reads no thread, process or source line: Python's logging HOWTO ("Optimization") lists these
     # as the costs to switch off then, and the bot logs a line per move.
@@ -63,6 +73,7 @@ def configure_logging(level: str) -> None:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    logging.getLogger("discord.client").addFilter(NoVoiceWarning())
 
 
 def parser(prog: str) -> argparse.ArgumentParser:
@@ -88,11 +99,16 @@ async def serve(bot: TuristaBot, token: str) -> None:
         running = asyncio.create_task(bot.start(token), name="turista-connection")
         stopping = asyncio.create_task(stop.wait(), name="turista-stop-signal")
         await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        if stopping.done():
+        stopping.cancel()
+        if stopping.done() and not stopping.cancelled():
             log.info("stopping: letting the actions in progress finish")
             await bot.close()
-        stopping.cancel()
-        await running  # a failed login or connection raises here
+            # Every action is stored and the connection closed. A stop that came before the gateway was
+            # connected leaves discord.py's shard launcher retrying on the closed session every 5 s, for ever.
+            running.cancel()
+            await asyncio.wait({running})
+        else:
+            await running  # a failed login or connection raises here
     log.info("stopped")
 
 
@@ -128,6 +144,27 @@ def database_problem(config: Config) -> str:
     return ""
 
 
+def connection_problem(error: Exception) -> tuple[int, str] | None:
+    """The exit status and the one line for a failure to log in or connect to Discord; None for anything else
+    (a bug keeps its traceback). Status 2 is a configuration mistake that restarting cannot fix, 1 a failure
+    that may pass (systemd then restarts the bot)."""
+    import aiohttp
+    import discord
+
+    if isinstance(error, discord.LoginFailure):
+        return 2, ("Discord refused the token in DISCORD_TOKEN (reset since, or not a bot's token): press \"Reset "
+                   "Token\" in the application's Bot page, put the new one in DISCORD_TOKEN and start again.")
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return 2, f"Discord refused the connection: {error}"
+    if isinstance(error, aiohttp.ClientError | OSError | TimeoutError):
+        return 1, (f"Discord cannot be reached ({error or type(error).__name__}). Check this machine's network "
+                   "connection and DNS, then start the bot again (under systemd it starts again by itself).")
+    if isinstance(error, discord.GatewayNotFound | discord.DiscordServerError | discord.ConnectionClosed):
+        return 1, (f"Discord did not let the bot connect ({error}); it may be down for a while "
+                   "(https://discordstatus.com). Start the bot again later (under systemd it starts again by itself).")
+    return None
+
+
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
     args = parser(prog).parse_args(argv)
     config: Config = with_shards(load_config(), args.shard_count, args.shards)
@@ -143,6 +180,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
 
     loop_factory = event_loop_factory()
     log.info("event loop: %s", "uvloop" if loop_factory is not None else "asyncio")
-    with asyncio.Runner(loop_factory=loop_factory) as runner:
-        runner.run(serve(build_bot(config), config.token))
+    try:
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            runner.run(serve(build_bot(config), config.token))
+    except Exception as error:
+        problem = connection_problem(error)
+        if problem is None:
+            raise
+        code, line = problem
+        sys.stderr.write(line + "\n")
+        return code
     return 0

@@ -134,6 +134,20 @@ def describe(event: dict, st: State, lang: str = "es") -> str:
 TOLD_FROM_STATE = frozenset({"left_rest", "resting", "no_rent_in_jail"})
 
 
+def in_order(events: list[dict]) -> list[dict]:
+    """`events` in the order a player lives them. The engine records an auction's price (paid, or owed as a
+    debt when the winner cannot pay) before the win itself; the account tells the win first."""
+    out = list(events)
+    for i, event in enumerate(out):
+        if event["code"] != "auction_won":
+            continue
+        j = i
+        while j > 0 and out[j - 1]["code"] in ("transfer", "debt") and out[j - 1].get("reason") == "auction":
+            j -= 1
+        out.insert(j, out.pop(i))
+    return out
+
+
 def account(events: list[dict], st: State, lang: str = "es") -> list[str]:
     """The sentences of a list of events, skipping the silent ones."""
     return [line for line in (describe(e, st, lang) for e in events) if line]

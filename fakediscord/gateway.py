@@ -26,6 +26,13 @@ from aiohttp import WSMsgType, web
 OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY, OP_RESUME, OP_RECONNECT = 0, 1, 2, 6, 7
 OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HEARTBEAT_ACK = 8, 9, 10, 11
 HEARTBEAT_INTERVAL_MS = 41_250
+# How long the fake takes to acknowledge a heartbeat: about a round trip to Discord from a server near it. An
+# instant acknowledgement is measured wrongly by discord.py: its keep-alive thread notes when a heartbeat
+# went out only once it wakes after the send, and an acknowledgement read by the event loop before that is
+# timed from the previous heartbeat, a whole interval earlier ("Can't keep up, shard ID 0 websocket is 41.3s
+# behind" once the interval passes the 10 s it warns at). No real gateway answers before its packets cross the
+# network, so the fake waits as long as a short one takes.
+HEARTBEAT_ACK_DELAY = 0.02
 # Message events reach only a client that identified with the intent covering them, as on Discord: a bot
 # that asked for `guilds` alone never hears of the messages it posts or edits.
 MESSAGE_EVENTS = frozenset({"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE", "MESSAGE_DELETE_BULK"})
@@ -96,7 +103,11 @@ class Gateway:
         guild_payloads: Callable[[GatewaySession], list[dict[str, Any]]],
         member_payloads: Callable[[int], list[dict[str, Any]]],
         on_change: Callable[[], None],
+        heartbeat_interval: float = HEARTBEAT_INTERVAL_MS / 1000,
+        heartbeat_ack_delay: float = HEARTBEAT_ACK_DELAY,
     ) -> None:
+        self.heartbeat_interval = heartbeat_interval
+        self.heartbeat_ack_delay = heartbeat_ack_delay
         self._ready_payload = ready_payload
         self._guild_payloads = guild_payloads
         self._member_payloads = member_payloads
@@ -131,20 +142,26 @@ class Gateway:
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
-        await ws.prepare(request)
+        try:
+            await ws.prepare(request)
+        except ConnectionResetError:
+            # The client gave up while connecting (a bot stopped as it started): nothing to serve, nor to log.
+            return ws
         self._sockets.add(ws)
         outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         writer = asyncio.create_task(self._write(ws, outbox))
         session: GatewaySession | None = None
         try:
-            outbox.put_nowait({"op": OP_HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+            hello = {"heartbeat_interval": round(self.heartbeat_interval * 1000)}
+            outbox.put_nowait({"op": OP_HELLO, "d": hello})
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     continue
                 frame = json.loads(msg.data)
                 op, data = frame.get("op"), frame.get("d") or {}
                 if op == OP_HEARTBEAT:
-                    outbox.put_nowait({"op": OP_HEARTBEAT_ACK, "d": None})
+                    ack = {"op": OP_HEARTBEAT_ACK, "d": None}
+                    asyncio.get_running_loop().call_later(self.heartbeat_ack_delay, outbox.put_nowait, ack)
                 elif op == OP_IDENTIFY:
                     session = self._identify(outbox, data)
                 elif op == OP_RESUME:

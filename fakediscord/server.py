@@ -10,7 +10,7 @@ from typing import Any, Literal
 from aiohttp import web
 
 from .faults import Fault, Faults, Hold, Route
-from .gateway import Gateway, GatewaySession
+from .gateway import HEARTBEAT_INTERVAL_MS, Gateway, GatewaySession
 from .interactions import InteractionFactory
 from .models import (
     DEFAULT_APP_PERMISSIONS,
@@ -54,10 +54,12 @@ class FakeDiscord:
         ack_deadline: float = 3.0,
         token: str | None = None,
         app_permissions: int = DEFAULT_APP_PERMISSIONS,
+        heartbeat_interval: float = HEARTBEAT_INTERVAL_MS / 1000,
     ) -> None:
         """``port=0`` picks a free port. ``ack_deadline`` is Discord's 3 s; ``token``, if given, is the
         only bot token ``GET /users/@me`` accepts (others get 401, i.e. ``LoginFailure``).
-        ``app_permissions`` is what the bot may do in every channel (``interaction.app_permissions``)."""
+        ``app_permissions`` is what the bot may do in every channel (``interaction.app_permissions``).
+        ``heartbeat_interval`` is the seconds between the client's heartbeats (Discord's 41.25 s)."""
         self.host = host
         self.port = port
         self.state = State()
@@ -66,6 +68,7 @@ class FakeDiscord:
             guild_payloads=lambda session: [g.to_payload() for g in self.state.guilds.values() if session.owns(g.id)],
             member_payloads=self._member_payloads,
             on_change=self.state.notifier.changed,
+            heartbeat_interval=heartbeat_interval,
         )
         self.state.dispatch = self.gateway.dispatch
         self.rest = RestApi(self.state, token=token)

@@ -13,7 +13,7 @@ the seat the game waits for in a yellow banner and with a halo.
     caption(state, lang="es") -> (who, what)   the seat(s) the game waits for and for what (the banner's words)
     prepare(edition, lang="es")                draws the printed board and learns its palette (about a second,
                                                once per edition and language): call it at start-up
-    deed(edition, square, state=None, lang="es") -> PNG bytes   (in an auction: the highest bid and bidder)
+    deed(edition, square, state=None, lang="es") -> PNG bytes   (in an auction: nothing the bids change)
     summary(history_from_log(first_state, actions), lang="es") -> PNG bytes
     preview(png, width) -> PNG bytes           a picture scaled down as Discord shows it (550, 350)
     replay(first_state, actions, lang="es", *, progress=None) -> GIF bytes

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from engine import State
 from engine.edition import Edition
-from engine.narrate import describe
+from engine.narrate import describe, in_order
 from render import draw as dr
 from render.flags import flag, has_flag
 from render.fonts import font
@@ -24,6 +24,11 @@ from render.texts import cash, label, square_name
 TOKEN = 32  # token diameter in the lane (16 px on a desktop channel, 10 on a phone)
 HALO = (255, 222, 60)  # the ring around the tokens of the seats the game waits for
 HALO_RADIUS = TOKEN // 2 + 7  # a token with its halo and shadow
+# The tokens on a corner, in token widths along its diagonal and across it: touching, never overlapping
+# (a triangular packing), the first four within reach of the corner. The board has six seats.
+CORNER_CLUSTER = ((0.0, 0.0), (0.866, -0.5), (0.866, 0.5), (1.732, 0.0), (2.598, -0.5), (2.598, 0.5))
+# The bank's lines at the foot of the centre (see `_bank_lines`).
+BANK_SIZE, BANK_GAP, BANK_PAD, BANK_STEP = 20, 22, 14, 40
 DIE = 46
 NEWS_BOX = (24, 24, 24)
 NEWS_SIZE, NEWS_STEP = 19, 23
@@ -113,10 +118,13 @@ def token_views(state: State, ed: Edition, letters: list[str]) -> tuple[TokenVie
         ix, iy = cell.inward
         ax, ay = cell.lane_anchor()
         if cell.side == "corner":
-            # Into the board along the diagonal, clear of the lanes of the squares beside the corner.
-            step = TOKEN * 0.62
-            for k, seat in enumerate(seats):
-                placed.append((seat, ax + ix * k * step, ay + iy * k * step))
+            # Into the board along the diagonal, clear of the lanes of the squares beside the corner, packed a
+            # token's width apart (two in jail both show their letters) and close to the corner, short of
+            # the board's title above and of the bank's line below.
+            along, across = (ix / 2**0.5, iy / 2**0.5), (-iy / 2**0.5, ix / 2**0.5)
+            for (d, p), seat in zip(CORNER_CLUSTER, seats, strict=False):
+                placed.append((seat, ax + (along[0] * d + across[0] * p) * TOKEN,
+                               ay + (along[1] * d + across[1] * p) * TOKEN))
             continue
         px, py = -iy, ix  # along the edge
         step = TOKEN - 4
@@ -166,23 +174,70 @@ def centre_views(
         pieces.append(AuctionView(flag_id, title, au.bidder, letter, bid, y))
         y += AuctionView.HEIGHT + 10
     # The last two events that tell something, narrated from the end: a turn's list grows with every action.
+    # In the order a player lives them: an auction's winner, then the price paid (the engine records the
+    # payment first).
     news: list[str] = []
-    for event in reversed(events):
+    for event in reversed(in_order(list(events))):
         line = describe(event, state, lang)
         if line:
             news.insert(0, line)
             if len(news) == 2:
                 break
-    if news:
-        lines = tuple(wrapped for line in news for wrapped in _wrap_news(line, x1 - x0 - 60 - 24))
-        pieces.append(NewsView(lines, y))
     parts: list[tuple[str, str]] = [("house", str(state.bank_houses)), ("hotel", str(state.bank_hotels))]
     if state.pot:
         parts.append(("text", label(lang, "board.pot", amount=cash(ed.id, state.pot))))
     if minutes_left is not None:
         parts.append(("text", label(lang, "board.minutes_left", minutes=max(0, minutes_left))))
-    pieces.append(BankView(tuple(parts), y1 - 20))
+    bank = _bank_lines(parts, token_views(state, ed, letters))
+    if news:
+        lines = [wrapped for line in news for wrapped in _wrap_news(line, x1 - x0 - 60 - 24)]
+        # Above the bank's lines: the older sentence gives way first.
+        room = max(0, int(bank[-1].y - 18 - 8 - y - 14) // NEWS_STEP)
+        if room:
+            pieces.append(NewsView(tuple(lines[-room:]), y))
+    pieces += bank
     return tuple(pieces)
+
+
+def _bank_lines(parts: list[tuple[str, str]], tokens: Sequence[TokenView]) -> list[BankView]:
+    """The bank's parts in lines at the foot of the centre, buildings first, from the bottom line up. A line is
+    no wider than the tokens beside it leave free (three in jail reach towards the middle): a part that does
+    not fit goes to the line above, and a line with no room at all (three rows of tokens on a square below
+    it) moves up."""
+    y = CENTRE_BOX[3] - 20
+    highest = y - 3 * BANK_STEP
+    lines: list[BankView] = []
+    line: list[tuple[str, str]] = []
+    for part in parts:
+        while _bank_width((*line, part)) > _bank_room(y, tokens) and y > highest:
+            if line:
+                lines.append(BankView(tuple(line), y))
+                line = []
+            y -= BANK_STEP
+        line.append(part)
+    lines.append(BankView(tuple(line), y))
+    return lines
+
+
+def _bank_room(y: float, tokens: Sequence[TokenView]) -> float:
+    """The widest bank box centred in the centre box at height `y` that no token beside it touches, halo
+    included (the tokens in the lane below the centre only meet its lower edge)."""
+    x0, _, x1, _ = CENTRE_BOX
+    cx = (x0 + x1) / 2
+    half = cx - x0
+    for t in tokens:
+        if abs(t.y - y) < 18 + TOKEN / 2:
+            half = min(half, abs(t.x - cx) - HALO_RADIUS - 2)
+    return 2 * max(0.0, half)
+
+
+@lru_cache(maxsize=256)
+def _bank_width(parts: tuple[tuple[str, str], ...]) -> float:
+    """The width of a bank line's box (cached: the views are built for every board, and text layout is what
+    costs)."""
+    f = font(BANK_SIZE, "bold")
+    widths = [(24 if kind != "text" else 0) + f.getlength(text) for kind, text in parts]
+    return sum(widths) + BANK_GAP * (len(parts) - 1) + 2 * BANK_PAD
 
 
 @lru_cache(maxsize=1024)
@@ -216,19 +271,36 @@ def draw_token(img: Image.Image, t: TokenView, ox: int, oy: int) -> None:
 
 @lru_cache(maxsize=128)
 def token_sprite(seat: int, letter: str, size: int, glowing: bool, jailed: bool) -> Image.Image:
-    """A seat's token; glowing when the game waits for it, behind bars in jail (cached, never modified)."""
+    """A seat's token; glowing when the game waits for it; in jail behind bars that cross its rim and leave
+    the letter clear (bars across the whole token hid it). Cached, never modified."""
     sprite = dr.token(seat_colour(seat), letter, size, HALO if glowing else None)
     if not jailed:
         return sprite
-    barred = sprite.copy()
-    d = ImageDraw.Draw(barred)
-    w, h = barred.size
-    for k in (-1, 0, 1):
-        # Light bars edged in ink: seen on a dark token as on a light one.
-        x = w / 2 + k * size * 0.3
-        d.line((x, h * 0.1, x, h * 0.9), fill=(*INK, 255), width=5)
-        d.line((x, h * 0.1 + 1, x, h * 0.9 - 1), fill=(225, 228, 235, 255), width=2)
-    return barred
+    return Image.alpha_composite(sprite, _rim_bars(sprite.width, size))
+
+
+@lru_cache(maxsize=8)
+def _rim_bars(side: int, size: int) -> Image.Image:
+    """Bars over a token's rim: light bars edged in ink (seen on a dark token as on a light one), drawn across
+    the token and kept only in the ring outside the letter."""
+    scale = 4
+    s, c = side * scale, side * scale / 2
+    bars = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(bars)
+    step = size * scale * 0.25
+    for k in range(-2, 3):
+        x = c + k * step
+        d.line((x, 0, x, s), fill=(*INK, 255), width=round(size * scale * 0.14))
+        d.line((x, 0, x, s), fill=(225, 228, 235, 255), width=round(size * scale * 0.07))
+    ring = Image.new("L", (s, s), 0)
+    outer, inner = size * scale / 2, size * scale * JAIL_CLEAR
+    ImageDraw.Draw(ring).ellipse((c - outer, c - outer, c + outer, c + outer), fill=255)
+    ImageDraw.Draw(ring).ellipse((c - inner, c - inner, c + inner, c + inner), fill=0)
+    bars.putalpha(Image.composite(bars.getchannel("A"), ring, ring))
+    return bars.resize((side, side), Image.Resampling.LANCZOS)
+
+
+JAIL_CLEAR = 0.33  # the radius, as a share of the token's diameter, inside which the bars leave the letter
 
 
 def _news_box(img: Image.Image, lines: tuple[str, ...], x0: float, y: float, x1: float) -> None:
@@ -293,17 +365,17 @@ def _auction_box(img: Image.Image, v: AuctionView, x0: float, y: float, x1: floa
 def _bank_line(img: Image.Image, parts: tuple[tuple[str, str], ...], cx: float, y: float) -> None:
     """The bank's buildings left (a house and a hotel with their counts), the pot, the clock of the game."""
     d = ImageDraw.Draw(img)
-    f = font(20, "bold")
+    f = font(BANK_SIZE, "bold")
     widths = [(24 if kind != "text" else 0) + f.getlength(text) for kind, text in parts]
-    gap = 22
+    gap = BANK_GAP
     total = sum(widths) + gap * (len(parts) - 1)
     x = cx - total / 2
-    _translucent_box(img, (x - 14, y - 18, x + total + 14, y + 18), NEWS_BOX, 150, 12)
+    _translucent_box(img, (x - BANK_PAD, y - 18, x + total + BANK_PAD, y + 18), NEWS_BOX, 150, 12)
     for (kind, text), w in zip(parts, widths, strict=True):
         if kind == "house":
             dr.house(d, x + 9, y, 16)
         elif kind == "hotel":
             dr.hotel(d, (x, y - 8, x + 18, y + 8))
-        dr.text(img, (x + (24 if kind != "text" else 0), y), text, 20, "bold", WHITE, "lm")
+        dr.text(img, (x + (24 if kind != "text" else 0), y), text, BANK_SIZE, "bold", WHITE, "lm")
         x += w + gap
 

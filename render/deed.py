@@ -241,9 +241,8 @@ def _ownership(
     else:
         d.text((x, y + 20), label(lang, "deed.bank_owner"), font=font(28, "bold"), fill=text, anchor="lm")
     y += 60
-    au = state.auction
-    if au is not None and au.item == "title" and au.square == sq.index:
-        y = _auction(img, d, ed, state, lang, x, y, right)
+    # In an auction the deed goes out once, with the auction's message, which is edited at every bid while
+    # its picture stays: the picture shows nothing the bids change (the message's text has the bid).
     if sq.kind == "country" and owner >= 0:
         level = state.level[sq.index]
         d.text((x, y), label(lang, "deed.buildings"), font=font(20, "regular"), fill=muted)
@@ -282,37 +281,6 @@ def _ownership(
         else:
             d.text((x, y), cash(ed.id, rent(state, ed, sq.index, 7)), font=font(32, "heavy"), fill=(140, 230, 160))
         y += 52
-    return y
-
-
-def _auction(
-    img: Image.Image, d: ImageDraw.ImageDraw, ed: Edition, state: State, lang: str, x: int, y: int, right: int
-) -> int:
-    """The title under the hammer: the highest bid, who made it, who is still bidding."""
-    th = theme(ed.id)
-    au = state.auction
-    assert au is not None
-    width = right - MINI - 40 - x
-    d.text((x, y), label(lang, "deed.highest_bid"), font=font(20, "regular"), fill=th.panel_muted)
-    y += 30
-    if au.bidder >= 0:
-        d.text((x, y), cash(ed.id, au.bid), font=font(34, "heavy"), fill=(140, 230, 160))
-        y += 44
-        s = state.seats[au.bidder]
-        dr.paste_centred(img, dr.token(seat_colour(au.bidder), seat_letters(state)[au.bidder], 30), x + 15, y + 15)
-        name = dr.ellipsize(s.name, font(24, "bold"), width - 44)
-        d.text((x + 40, y + 15), name, font=font(24, "bold"), fill=th.panel_text, anchor="lm")
-        y += 40
-    else:
-        d.text((x, y), label(lang, "deed.no_bid"), font=font(24, "bold"), fill=th.panel_text)
-        y += 40
-    still = [state.seats[s].name for s in au.active if s != au.bidder]
-    if still:
-        line = label(lang, "deed.still_bidding", players=", ".join(still))
-        f, lines, step = dr.fit(line, width, 52, (19, 17), "regular")
-        for k, text in enumerate(lines[:2]):
-            d.text((x, y + k * step), text, font=f, fill=th.panel_muted)
-        y += step * min(2, len(lines)) + 6
     return y
 
 

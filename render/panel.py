@@ -4,6 +4,7 @@ depend on) drawn from the view alone."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from PIL import Image, ImageDraw
@@ -198,18 +199,29 @@ def draw_piece(img: Image.Image, piece: PanelPiece, ox: int, oy: int) -> None:
         _row(img, piece, x0, piece.y0 - oy, x1)
 
 
+BANNER_SIZES = (19, 18, 17, 16)
+
+
 def _banner(img: Image.Image, v: BannerView, x0: int, y: int, x1: int) -> None:
     """Who the game waits for now, and for what: the caption of the picture."""
     d = ImageDraw.Draw(img)
     h = 70
     d.rounded_rectangle((x0, y, x1, y + h), 12, fill=HALO)
     x = x0 + 14
+    # The tokens beside the name; what the game waits for on the whole width below them, in the largest size
+    # that fits ("construye, negocia o termina su turno" was cut to "termina s…").
     for k, (seat, letter) in enumerate(v.tokens):
-        dr.paste_centred(img, token_sprite(seat, letter, 34, False, False), x + 18 + k * 24, y + h / 2)
-    if v.tokens:
-        x += 44 + 24 * (len(v.tokens) - 1)
-    dr.text(img, (x, y + 23), dr.ellipsized(v.who, 26, "heavy", x1 - x - 10), 26, "heavy", INK, "lm")
-    dr.text(img, (x, y + 52), dr.ellipsized(v.what, 19, "bold", x1 - x - 10), 19, "bold", INK, "lm")
+        dr.paste_centred(img, token_sprite(seat, letter, 30, False, False), x + 16 + k * 22, y + 23)
+    name_x = x + (40 + 22 * (len(v.tokens) - 1) if v.tokens else 0)
+    dr.text(img, (name_x, y + 23), dr.ellipsized(v.who, 26, "heavy", x1 - name_x - 10), 26, "heavy", INK, "lm")
+    size = _banner_size(v.what, x1 - x - 10)
+    dr.text(img, (x, y + 53), dr.ellipsized(v.what, size, "bold", x1 - x - 10), size, "bold", INK, "lm")
+
+
+@lru_cache(maxsize=256)
+def _banner_size(what: str, width: int) -> int:
+    """The largest of BANNER_SIZES in which `what` fits `width` (cached: the banner changes every turn)."""
+    return next((size for size in BANNER_SIZES if font(size, "bold").getlength(what) <= width), BANNER_SIZES[-1])
 
 
 def _row(img: Image.Image, v: RowView, x0: int, y0: int, x1: int) -> None:

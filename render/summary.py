@@ -217,7 +217,9 @@ def _side(img: Image.Image, d: ImageDraw.ImageDraw, history: History, lang: str)
         dr.paste_centred(img, dr.token(seat_colour(seat), letters[seat], 34), x0 + 60, y + h / 2)
         money = cash(ed.id, worth)
         money_font = font(24, "heavy")
-        top_line = y + (h / 2 - 12 if h >= 60 else h / 2)
+        # Three lines: the name and worth, then what the seat was and held, then the rent it collected (on one
+        # line the rent was cut: "Rentas c…").
+        top_line = y + h * 0.27
         d.text((x1 - 12, top_line), money, font=money_font, fill=th.panel_text, anchor="rm")
         name_font = font(24, "bold")
         width = x1 - x0 - 110 - money_font.getlength(money)
@@ -228,12 +230,13 @@ def _side(img: Image.Image, d: ImageDraw.ImageDraw, history: History, lang: str)
             fill=th.panel_muted if s.out else th.panel_text,
             anchor="lm",
         )
-        if h >= 60:
-            parts = [label(lang, "board.status_computer")] if s.computer else []
-            parts.append(label(lang, "summary.out") if s.out else _titles(lang, nums.titles[seat]))
-            parts.append(f"{label(lang, 'summary.rent')} {cash(ed.id, nums.rent[seat])}")
-            detail = dr.ellipsize(" · ".join(parts), font(18, "regular"), x1 - x0 - 100)
-            d.text((x0 + 86, y + h / 2 + 14), detail, font=font(18, "regular"), fill=th.panel_muted, anchor="lm")
+        parts = [label(lang, "board.status_computer")] if s.computer else []
+        parts.append(label(lang, "summary.out") if s.out else _titles(lang, nums.titles[seat]))
+        rent = f"{label(lang, 'summary.rent')} {cash(ed.id, nums.rent[seat])}"
+        detail_font = font(17 if h >= 70 else 15, "regular")
+        for line, share in ((" · ".join(parts), 0.6), (rent, 0.85)):
+            text = dr.ellipsize(line, detail_font, x1 - x0 - 100)
+            d.text((x0 + 86, y + h * share), text, font=detail_font, fill=th.panel_muted, anchor="lm")
         y += row_h
     y += 8
     if nums.biggest is not None:

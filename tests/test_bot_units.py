@@ -519,3 +519,22 @@ def test_the_table_offers_a_menu_only_when_someone_finds_something_in_it(edition
                 assert any(menu_items(1, view, seat, cid.arg, "es") for seat in who), (view.version, cid.arg)
         apply_inplace(st, action)
     assert menus > 100
+
+
+def test_a_title_is_found_by_the_start_of_any_word_of_its_name() -> None:
+    """`/construir fuencarral` was refused: only the whole name, or its beginning, named a title."""
+    from bot.face.answers import find_square
+    from engine.narrate import square_name
+
+    def named(edition: str, raw: str) -> str | None:
+        found = find_square(edition, raw)
+        return None if found is None else square_name(edition, found, "es")
+
+    assert named("monopolio", "fuencarral") == "Calle Fuencarral"
+    assert named("monopolio", "Velazquez") == "Calle Velázquez"
+    assert named("monopolio", "glorieta de bilbao") == "Glorieta de Bilbao"
+    assert named("monopolio", "calle fuen") == "Calle Fuencarral"
+    assert named("monopolio", "calle") is None  # many streets: the start of the name comes before any word
+    assert named("monopolio", "Glorieta") is None  # Glorieta de Bilbao or Glorieta Cuatro Caminos
+    assert named("mundial", "americana") == "Línea Aérea Americana"
+    assert named("mundial", "aerea") is None

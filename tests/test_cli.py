@@ -3,6 +3,7 @@ and the status line an admin's monitoring reads."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -102,6 +103,57 @@ def test_render_and_simulate_run_through_turista(tmp_path: Path, capsys: pytest.
     assert code == 0 and json.loads(out)["games"] == 1
 
 
+def test_the_bot_that_cannot_reach_discord_or_log_in_says_so_in_one_line(tmp_path: Path) -> None:
+    """Without a network `turista run` ended in aiohttp's traceback; a refused token is a line too, with the
+    status systemd does not restart on (2), where a network that may come back is 1."""
+    import socket
+
+    from fakediscord import FakeDiscord
+
+    with socket.socket() as probe:  # a port nothing listens on: a machine cut off from Discord
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    env = {**os.environ, "DISCORD_TOKEN": "a-token", "TURISTA_DB": str(tmp_path / "t.db")}
+
+    def bot(api: str, gateway: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "fakediscord.launch", "--api", api, "--gateway", gateway, "--",
+                               "bot"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+
+    done = bot(f"http://127.0.0.1:{closed}/api/v10", f"ws://127.0.0.1:{closed}/gateway")
+    last = done.stderr.splitlines()[-1]
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert last.startswith(f"Discord cannot be reached (Cannot connect to host 127.0.0.1:{closed}") and last.endswith(
+        "Check this machine's network connection and DNS, then start the bot again (under systemd it starts "
+        "again by itself)."), last
+
+    async def refused() -> subprocess.CompletedProcess[str]:
+        async with FakeDiscord(token="the-right-token") as fake:
+            return await asyncio.to_thread(bot, fake.base_url, fake.gateway_url)
+
+    done = asyncio.run(refused())
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.splitlines()[-1].startswith("Discord refused the token in DISCORD_TOKEN")
+
+
+async def test_a_bot_stopped_while_it_connects_stops_at_once(tmp_path: Path) -> None:
+    """Stopped between its commands' sync and its gateway connection (a sandbox left at once), the bot kept
+    retrying the connection on its closed session every 5 s until it was killed."""
+    import time
+
+    from fakediscord import FakeDiscord
+
+    async with FakeDiscord() as fake:
+        fake.add_guild("Mesa", channels=("turista",))
+        env = {"DISCORD_TOKEN": "a-token", "TURISTA_DB": str(tmp_path / "t.db"), "TURISTA_LOG_LEVEL": "INFO"}
+        process = await fake.launch("bot", log_path=tmp_path / "bot.log", env=env, cwd=tmp_path)
+        await fake.wait_for_commands(timeout=30)
+        asked = time.monotonic()
+        code = await process.stop(timeout=20)
+        seconds = time.monotonic() - asked
+    assert code == 0 and seconds < 5, (code, seconds, process.log)
+    assert "Retrying" not in process.log and "Traceback" not in process.log, process.log
+
+
 # -- backup and restore ---------------------------------------------------------------------------
 def test_backup_change_restore_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db, backup = tmp_path / "turista.db", tmp_path / "nightly.db"
@@ -142,6 +194,54 @@ def test_restore_refuses_a_bad_backup_and_changes_nothing(tmp_path: Path) -> Non
                 store.restore(bad)
             assert err.value.code == code
         assert store.game_ids() == [gid] and store.integrity() == ["ok"]
+
+
+def test_store_errors_name_the_file_or_the_game_at_fault(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The live database was blamed for a bad backup, for a folder that does not exist and for a game id
+    that does not: each message names what is wrong and what to do, and the live file is left alone."""
+    db = tmp_path / "turista.db"
+    junk = tmp_path / "junk.db"
+    junk.write_text("a shopping list, not a database\n")
+    code, _, err = turista(capsys, "store", "restore", str(junk), "--db", str(db))
+    assert code == 2 and err.startswith(f"{junk}: this backup is damaged, or not a database at all. Nothing was "
+                                        f"restored ({db} is as it was)"), err
+    assert not db.exists()  # a refused backup does not even create the live database
+    with Store(db) as store:
+        gid = a_game(store, channel=10, actions=5)
+    foreign = tmp_path / "foreign.db"
+    with sqlite3.connect(foreign) as other:
+        other.execute("CREATE TABLE notes (text TEXT)")
+    code, _, err = turista(capsys, "store", "restore", str(foreign), "--db", str(db))
+    assert code == 2 and err.startswith(f"{foreign}: this file is a database, but not one of Turista's."), err
+    code, _, err = turista(capsys, "store", "restore", str(tmp_path / "nightly.db"), "--db", str(db))
+    assert code == 2 and err.startswith(f"{tmp_path / 'nightly.db'}: there is no backup there"), err
+    with Store(db, create=False) as store:
+        assert store.game_ids() == [gid] and store.integrity() == ["ok"]
+
+    nowhere = tmp_path / "missing" / "x.db"
+    code, _, err = turista(capsys, "store", "backup", str(nowhere), "--db", str(db))
+    assert code == 2 and err.startswith(f"{nowhere}: there is no folder {nowhere.parent} to put the backup in."), err
+    with Store(db, create=False) as store, pytest.raises(StoreError) as refused:
+        store.backup(nowhere)  # the store itself blames the destination too
+    assert refused.value.code == "db_unavailable" and refused.value.params["dest"] == str(nowhere)
+
+    code, out, err = turista(capsys, "store", "export", "99", "--db", str(db))
+    assert (code, out) == (2, "") and err == f"{db}: no game 99; its games are {gid}\n"
+    code, _, err = turista(capsys, "store", "verify", "98", "--db", str(db))
+    assert code == 2 and err == f"{db}: no game 98; its games are {gid}\n"
+
+
+def test_an_export_read_in_part_ends_with_one_line(tmp_path: Path) -> None:
+    """`turista store export 1 | head` printed a BrokenPipeError traceback once head had its lines."""
+    db = tmp_path / "turista.db"
+    with Store(db) as store:
+        gid = a_game(store, channel=10, actions=400)
+    script = Path(sys.executable).parent / "turista"
+    shell = f"'{script}' store export {gid} --db '{db}' | head -n 1; echo status ${{PIPESTATUS[0]}} >&2"
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=60)
+    assert done.stdout.startswith('{"record":"game"') and done.stdout.count("\n") == 1
+    assert done.stderr == ("turista store export: the output was closed before the end (the reader stopped "
+                           "reading)\nstatus 1\n"), done.stderr
 
 
 def test_restore_a_backup_from_an_older_release_upgrades_it(tmp_path: Path) -> None:

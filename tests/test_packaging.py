@@ -11,6 +11,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from engine.edition import DATA_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,3 +61,20 @@ def test_data_is_found_through_the_package_from_any_folder(tmp_path: Path) -> No
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "['monopolio', 'mundial', 'turismundo']" in done.stdout
+
+
+def test_the_build_backend_refuses_an_older_python_at_once() -> None:
+    """pip 23.0 (a Python 3.10 virtual environment's) resolved for a quarter of an hour before it refused:
+    the backend, which pip runs first, stops on an older Python with one sentence."""
+    sys.path.insert(0, str(ROOT / ".build"))
+    try:
+        import backend
+    finally:
+        sys.path.remove(str(ROOT / ".build"))
+    assert PYPROJECT["project"]["requires-python"] == ">=" + ".".join(map(str, backend.MINIMUM_PYTHON))
+    backend.refuse_older_python((3, 11, 0))
+    backend.refuse_older_python(tuple(sys.version_info))
+    with pytest.raises(SystemExit) as refused:
+        backend.refuse_older_python((3, 10, 13, "final", 0))
+    assert str(refused.value).startswith("Turista needs Python 3.11 or newer, and this is Python 3.10.13 (")
+    assert "python3.11 -m venv .venv" in str(refused.value)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import itertools
+import math
 import re
 import zlib
 from concurrent.futures import ThreadPoolExecutor
@@ -11,13 +13,24 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from engine import apply_inplace, clone, load, new_game, to_json
+from engine import SYSTEM, Action, apply_inplace, clone, load, new_game, to_json
 from engine.state import Auction, Debt
 from render import board, deed, history_from_log, summary
+from render import draw as render_draw
 from render.__main__ import main as cli
 from render.board import Table, board_image, caption, clear_caches
+from render.centre import (
+    JAIL_CLEAR,
+    TOKEN,
+    BankView,
+    NewsView,
+    _bank_width,
+    centre_views,
+    token_sprite,
+    token_views,
+)
 from render.fonts import drawable
-from render.layout import cells
+from render.layout import CENTRE_BOX, cells
 from render.png import palette
 from render.sample import final_state, play, simple_choice
 from render.style import (
@@ -441,3 +454,77 @@ def test_wrap_is_the_greedy_word_wrap() -> None:
         for width in (120, 344):
             assert wrap(text, f, width) == word_by_word(text, f, width), (text, width)
     assert wrap("Supercalifragilisticoespialidoso", f, 120) is None
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_tokens_on_the_jail_corner_show_their_letters_apart_and_clear_of_the_bank(edition: str) -> None:
+    """Bars across a jailed token hid its letter, two jailed tokens overlapped, and a jailed token covered the
+    house of the bank's counter: the bars cross the rim only, tokens on a corner are a token's width apart,
+    and the bank's lines (the pot and the clock go above when they do not fit) keep clear of every token."""
+    ed = load(edition)
+    st, _ = new_game(edition, ["Ana", "Beto", "Carmen", "Diego", "Elena", "Fer"], seed=1)
+    st.pot = 125_000
+    letters = seat_letters(st)
+    x0, _, x1, _ = CENTRE_BOX
+    below = next(i for i, cell in enumerate(cells(edition)) if cell.inward == (0, -1) and cell.x0 < 344 < cell.x1)
+    for count in range(1, 7):
+        # Up to six on the jail corner, the others on the square below the bank (three rows of lane there).
+        for seat, s in enumerate(st.seats):
+            s.pos = ed.rules.jail_square if seat < count else below
+            s.jailed = seat < count and seat % 2 == 0
+        tokens = token_views(st, ed, letters)
+        jailed = [t for t in tokens if t.seat < count]
+        for a, b in itertools.combinations(jailed, 2):
+            assert math.dist((a.x, a.y), (b.x, b.y)) >= TOKEN - 1, (count, a, b)
+        for piece in centre_views(st, ed, "es", letters, (), minutes_left=120):
+            if not isinstance(piece, BankView):
+                continue
+            half = _bank_width(piece.parts) / 2
+            left, right = (x0 + x1) / 2 - half, (x0 + x1) / 2 + half
+            for t in tokens:
+                gap = math.dist((t.x, t.y), (min(max(t.x, left), right), min(max(t.y, piece.y - 18), piece.y + 18)))
+                assert gap >= TOKEN / 2, (count, piece, t)
+    free, barred = (token_sprite(0, "A", TOKEN, False, jailed) for jailed in (False, True))
+    assert barred.size == free.size
+    c, r = free.width / 2, TOKEN * JAIL_CLEAR - 2.5
+    pixels = itertools.product(range(free.width), range(free.height))
+    letter = [(x, y) for x, y in pixels if math.dist((x + 0.5, y + 0.5), (c, c)) < r]
+    # Around the letter the two are the same, to the resampling's rounding.
+    assert all(max(abs(a - b) for a, b in zip(barred.getpixel(xy), free.getpixel(xy), strict=True)) <= 2
+               for xy in letter)
+    assert barred.tobytes() != free.tobytes()
+
+
+def test_the_news_tell_an_auctions_winner_before_the_price() -> None:
+    """The engine records the price paid before the win; the centre listed "pays" above "wins the auction"."""
+    st, _ = new_game("turismundo", ["Ana", "Beto"], seed=1)
+    ed = load("turismundo")
+    square = next(sq.index for sq in ed.squares if sq.kind == "country")
+    st.auction = Auction(item="title", square=square, active=[0, 1], bid=5_000, bidder=1)
+    events = apply_inplace(st, Action(kind="close_auction", seat=SYSTEM))
+    assert [e["code"] for e in events] == ["transfer", "auction_won"]
+    (news,) = [p for p in centre_views(st, ed, "es", seat_letters(st), events, None) if isinstance(p, NewsView)]
+    assert news.lines[0].startswith("Beto gana la subasta") and news.lines[-1].startswith("Beto paga $5,000")
+
+
+def test_the_banner_and_the_summary_say_their_lines_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The yellow banner cut "construye, negocia o termina s…" and the summary "Rentas c…"."""
+    cut: list[str] = []
+
+    def ellipsize(text: str, f: object, width: float) -> str:
+        shown = original(text, f, width)  # type: ignore[arg-type]
+        if shown != text:
+            cut.append(text)
+        return shown
+
+    original = render_draw.ellipsize
+    monkeypatch.setattr(render_draw, "ellipsize", ellipsize)
+    render_draw.ellipsized.cache_clear()
+    first, steps = play("turismundo", seed=3, turns=400, seats=6)
+    for lang in ("es", "en"):
+        st, _ = new_game("turismundo", ["Ana", "Beto", "Carmen", "Diego"], seed=1)
+        for phase in ("roll", "end"):
+            st.phase = phase
+            board_image(st, lang)
+        summary(history_from_log(first, steps), lang)
+    assert cut == []

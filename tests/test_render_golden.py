@@ -175,11 +175,16 @@ def test_deed_for_sale_keeps_the_group_below_the_miniature_board() -> None:
     check("deed-turismundo-for-sale-en", deed("turismundo", for_sale, st, lang="en"))
 
 
-def test_deed_in_an_auction_shows_the_highest_bid() -> None:
+def test_deed_in_an_auction_shows_nothing_the_bids_change() -> None:
+    """The deed goes out with the auction's message and stays while the message's text follows the bids: it
+    said "No bids yet" through the whole auction. It shows no bid and no bidder, so it never disagrees."""
     st = early("turismundo")
     for_sale = next(i for i in range(40) if st.owner[i] == -1 and load("turismundo").squares[i].kind == "country")
-    st.auction = Auction(item="title", square=for_sale, active=[0, 1, 2, 3], bid=26_000, bidder=2)
-    check("deed-turismundo-auction", deed("turismundo", for_sale, st))
+    st.auction = Auction(item="title", square=for_sale, active=[0, 1, 2, 3], bid=0, bidder=-1)
+    opened = deed("turismundo", for_sale, st)
+    st.auction = Auction(item="title", square=for_sale, active=[0, 2], bid=26_000, bidder=2)
+    assert deed("turismundo", for_sale, st) == opened
+    check("deed-turismundo-auction", opened)
 
 
 def test_deed_estimated_english() -> None:

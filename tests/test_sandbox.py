@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import os
+import pty
+import re
+import shlex
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from bot.sandbox.commands import INTEGER, Refusal, fold, resolve
-from bot.sandbox.inputs import Press, Verb, parse
+from bot.sandbox.commands import INTEGER, STRING, Refusal, fold, pick, resolve, starts_a_word, typed_options
+from bot.sandbox.inputs import Press, Slash, Verb, parse
+from bot.sandbox.printer import Printer
+from bot.sandbox.table import session_folder
 from bot.store import Store
 from engine.i18n import catalogue
+from fakediscord import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser
 
 SCRIPT = Path(__file__).parent / "data" / "sandbox-short.txt"
 
@@ -47,12 +57,15 @@ def test_scripted_sandbox_plays_a_short_game(tmp_path: Path) -> None:
         assert expected in printed, f"missing {expected!r} in:\n{printed}"
     # Buttons are numbered, mentions read as names, errors would be shown with a "?".
     assert "[1.1] Unirme" in printed and "@Ana" in printed and "\n? " not in printed
-    pictures = sorted(out.glob("*.png"))
+    # The session's files are in a folder of its own, named by when it started.
+    (folder,) = out.iterdir()
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d-\d{4}", folder.name) and f"Fotos: {folder}/" in printed
+    pictures = sorted(folder.glob("*.png"))
     assert len(pictures) >= 8
     for path in pictures:
         assert f"🖼  {path}" in printed
         assert path.read_bytes().startswith(b"\x89PNG")
-    assert (out / "sandbox.db").exists()
+    assert (folder / "sandbox.db").exists() and (folder / "bot.log").exists()
 
 
 def test_sandbox_refuses_bad_arguments(tmp_path: Path) -> None:
@@ -119,7 +132,7 @@ def test_the_sandbox_has_no_traps(tmp_path: Path) -> None:
     looks = printed.split("Ana> look\n")[1:]
     shown = [next(line for line in chunk.splitlines() if "🖼" in line) for chunk in looks]
     assert len(shown) == 2 and shown[0] == shown[1]
-    assert len(list((tmp_path / "out").glob("*.png"))) == len({line for line in lines if "🖼" in line})
+    assert len(list((tmp_path / "out").glob("*/*.png"))) == len({line for line in lines if "🖼" in line})
 
 
 RECORDED = """\
@@ -149,11 +162,158 @@ def test_a_recorded_session_replays_exactly_by_button_numbers(tmp_path: Path) ->
     code, replayed = sandbox(tmp_path, "--out", "replayed", "--script", str(record))
     assert code == 0, replayed
     assert "\n? " not in typed + replayed
-    with Store(tmp_path / "typed" / "sandbox.db", create=False) as a, \
-            Store(tmp_path / "replayed" / "sandbox.db", create=False) as b:
+    (typed_db,), (replayed_db,) = ((tmp_path / name).glob("*/sandbox.db") for name in ("typed", "replayed"))
+    with Store(typed_db, create=False) as a, Store(replayed_db, create=False) as b:
         (first,), (second,) = a.game_ids(), b.game_ids()
         assert a.game(first).version == b.game(second).version >= 4
         assert a.game(first).snapshot == b.game(second).snapshot
+
+
+def test_private_panels_are_printed_after_each_choice(tmp_path: Path) -> None:
+    """A choice in a private menu printed the panel as it was before the choice; the change never showed.
+    Here each panel is read again after each choice: the house rules, Mortgage…, Lift mortgage…, Build…, the
+    trade builder and the confirmation of /turista end. (With seed 18 of the classic edition and two titles
+    dealt each, Ana starts and holds a whole block.)"""
+    script = tmp_path / "panels.txt"
+    script.write_text(PANELS)
+    code, printed = sandbox(tmp_path, "--seed", "18", "--script", str(script), "--out", str(tmp_path / "out"))
+    assert code == 0 and "\n? " not in printed, printed
+    after = answers(printed)
+
+    def panel(line: str, number: int) -> str:
+        shown = message(after[line], number)
+        assert "(solo tú) (editado)" in shown.splitlines()[0], shown
+        return shown
+
+    rules = panel("elige 2.3 Sin tiempo", 2)
+    assert "Sin tiempo por decisión" in rules and "Tiempo por decisión: 120 s" not in rules.split("[2.1]")[0]
+    assert "Reglas: Repartir 2 títulos al inicio" in panel("elige 2.4 Repartir", 2)
+    mortgage = panel("elige 5.1 valencia", 5)  # "valencia" names Ronda de Valencia: a word of it is enough
+    assert "Ana hipoteca Ronda de Valencia" in mortgage
+    assert "[5.1] ▾ ¿Qué título hipotecas?: Plaza Lavapiés" in mortgage  # no longer offers what it mortgaged
+    assert "Ana levanta la hipoteca de Ronda de Valencia" in panel("elige 6.1 valencia", 6)
+    build = panel("elige 7.1 valencia", 7)
+    assert "Ana construye en Ronda de Valencia" in build and "Café: 1 casa en cada título" not in build
+    assert "Trato con Beto" in panel("elige 8.1 Beto", 8)
+    assert "Pides: Paseo de la Castellana" in panel("elige 8.2 castellana", 8)
+    assert "La partida se terminó por decisión de Ana." in panel("Sí, terminar la partida", 9)
+    # Controls are numbered row by row as they are on screen.
+    assert "   [4.1] Terminar turno\n   [4.2] Construir…  [4.3] Hipotecar…" in printed
+
+
+PANELS = """\
+/turista new edition:monopolio
+Reglas de la casa
+elige 2.3 Sin tiempo
+elige 2.4 Repartir
+as Beto
+/turista join
+as Ana
+Empezar
+Tirar
+Hipotecar…
+elige 5.1 valencia
+Levantar hipoteca…
+elige 6.1 valencia
+Construir…
+elige 7.1 valencia
+Tratos…
+elige 8.1 Beto
+elige 8.2 castellana
+/turista end
+Sí, terminar la partida
+/quit
+"""
+PROMPT = re.compile(r"^(Ana|Beto|Carla)> (.*)$", re.MULTILINE)
+
+
+def answers(printed: str) -> dict[str, str]:
+    """What the sandbox printed after each input line, by that line."""
+    parts = PROMPT.split(printed)
+    return {line: text for _, line, text in zip(parts[1::3], parts[2::3], parts[3::3], strict=True)}
+
+
+def message(printed: str, number: int) -> str:
+    """The last printing of message #`number` in `printed`."""
+    found = [chunk for chunk in printed.split("── #")[1:] if chunk.startswith(f"{number} ")]
+    assert found, f"message #{number} is not in:\n{printed}"
+    return "── #" + found[-1]
+
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = Path("docs") / "sandbox-example.txt"
+
+
+def readme_example() -> list[str]:
+    """The arguments of the README's example command, as printed: its line in README.md when the README
+    shows it, else the first line of the example script (`# The README's example session: turista …`)."""
+    command = re.compile(rf"turista sandbox [^`\n]*--script {re.escape(EXAMPLE.as_posix())}[^`\n]*")
+    shown = command.search((ROOT / "README.md").read_text(encoding="utf-8"))
+    line = shown.group(0) if shown else command.search((ROOT / EXAMPLE).read_text(encoding="utf-8")).group(0)
+    return shlex.split(line)[2:]
+
+
+def test_the_readmes_example_plays_as_printed(tmp_path: Path) -> None:
+    """Who starts is drawn: without a seed the example's `Tirar` was "No es tu turno" three runs in four. The
+    README shows the example with a seed that lets Ana start; if the README shows the script itself, it is
+    the file the command reads."""
+    script = (ROOT / EXAMPLE).read_text(encoding="utf-8")
+    steps = [line for line in script.splitlines() if line.strip() and not line.startswith("#")]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for block in re.findall(r"```\n(.*?)```", readme, re.DOTALL):
+        if block.startswith("/turista new\n"):
+            assert block.splitlines() == steps, "the README's script is not docs/sandbox-example.txt"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / EXAMPLE).write_text(script, encoding="utf-8")
+    args = readme_example()
+    assert "--seed" in args
+    done = subprocess.run([sys.executable, "-m", "bot", "sandbox", *args], capture_output=True, text=True,
+                          timeout=180, cwd=tmp_path)
+    printed = done.stdout + done.stderr
+    assert done.returncode == 0 and "\n? " not in printed and "No es tu turno" not in printed, printed
+    assert "Ana tira " in answers(printed)["Tirar"], printed
+
+
+@pytest.mark.parametrize("terminal", [False, True], ids=["pipe", "terminal"])
+def test_ctrl_c_leaves_at_once(tmp_path: Path, terminal: bool) -> None:
+    """Ctrl+C printed ^C and waited for Enter (the thread reading the line was waited for), then exited 130.
+    It leaves at once, as /quit and Ctrl+D do: from a terminal (the key) and from a pipe (the signal)."""
+    command = [sys.executable, "-m", "bot", "sandbox", "--no-open", "--out", str(tmp_path / "out")]
+    output = b""
+    if terminal:
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.chdir(tmp_path)
+            os.execv(command[0], command)
+        read = lambda: os.read(fd, 65536)  # noqa: E731
+    else:
+        child = subprocess.Popen(command, cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT)
+        assert child.stdout is not None
+        read = lambda: os.read(child.stdout.fileno(), 65536)  # noqa: E731
+    deadline = time.monotonic() + 60
+    while b"Ana> " not in output and time.monotonic() < deadline:
+        output += read()
+    assert b"Ana> " in output, output.decode()
+    pressed = time.monotonic()
+    if terminal:
+        os.write(fd, b"\x03")  # the terminal turns it into SIGINT for the sandbox and its bot
+    else:
+        child.send_signal(signal.SIGINT)
+    while chunk := _read_until_closed(read):
+        output += chunk
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) if terminal else child.wait(10)
+    seconds = time.monotonic() - pressed
+    printed = output.decode()
+    assert code == 130 and seconds < 10, (code, seconds, printed)
+    assert printed.rstrip().endswith("Hasta luego.") and "Traceback" not in printed and "Fatal" not in printed
+
+
+def _read_until_closed(read: Callable[[], bytes]) -> bytes:
+    try:
+        return read()
+    except OSError:  # a terminal whose other end has closed
+        return b""
 
 
 # -- reading lines and commands -------------------------------------------------------------------
@@ -195,3 +355,109 @@ def test_commands_resolve_by_english_or_spanish_names_accents_aside() -> None:
     with pytest.raises(Refusal) as refusal:
         resolve(REGISTERED, ["bid"], {"monto": "5"}, "es")
     assert refusal.value.code == "no_option" and refusal.value.params["options"] == "cantidad"
+
+
+def test_names_match_as_discords_autocomplete_does() -> None:
+    """`select 26.1 Lupita` failed on "🤖 Lupita" and `elige 35.1 Velázquez` on "Calle Velázquez": the start
+    of any word is enough, a whole name or the start of one first."""
+    assert starts_a_word("lupita", "🤖 Lupita") and starts_a_word("Velázquez", "Calle Velázquez")
+    assert starts_a_word("calle vel", "Calle Velázquez") and not starts_a_word("lle", "Calle Velázquez")
+    assert pick("Lupita", ["Beto", "🤖 Lupita"]) == 1
+    assert pick("velazquez", ["Calle Serrano", "Calle Velázquez"]) == 1
+    assert pick("comprar", ["Comprar $8,000", "No comprar → subasta"]) == 0
+    assert pick("Ana", ["Ana", "Anabel"]) == 0 and pick("x", ["Ana"]) is None
+    with pytest.raises(Refusal) as refusal:
+        pick("calle", ["Calle Serrano", "Calle Velázquez", "Gran Vía"])
+    assert refusal.value.code == "ambiguous" and refusal.value.params["choices"] == "Calle Serrano, Calle Velázquez"
+
+
+BUILD = {"name": "build", "name_localizations": {"es-419": "construir"}, "options": [
+    {"type": STRING, "name": "property", "required": True, "autocomplete": True,
+     "name_localizations": {"es-419": "titulo"}},
+    {"type": INTEGER, "name": "count", "min_value": 1, "max_value": 5, "name_localizations": {"es-419": "cantidad"}}]}
+NEW = {"name": "turista", "options": [{"type": 1, "name": "new", "name_localizations": {"es-419": "nueva"}, "options": [
+    {"type": INTEGER, "name": "start_cash", "min_value": 1}]}]}
+
+
+async def test_option_values_are_read_as_discords_client_reads_them() -> None:
+    """A multi-word name followed by a count needed quotes nobody mentioned; `start_cash: 5000` (a space after
+    the colon) was refused; `/construir fuencarral` sent the bare word the bot could not place."""
+
+    def typed(line: str) -> dict[str, str]:
+        meaning = parse(line)
+        assert isinstance(meaning, Slash)
+        return resolve([BUILD, NEW], meaning.words, meaning.named, "es").raw
+
+    assert typed("/construir Glorieta de Bilbao 2") == {"property": "Glorieta de Bilbao", "count": "2"}
+    assert typed("/construir Glorieta de Bilbao") == {"property": "Glorieta de Bilbao"}
+    assert typed("/construir titulo: Glorieta de Bilbao cantidad: 2") == {"property": "Glorieta de Bilbao",
+                                                                         "count": "2"}
+    assert typed('/construir "Glorieta de Bilbao" 3') == {"property": "Glorieta de Bilbao", "count": "3"}
+    assert typed("/turista nueva start_cash: 5000") == typed("/turista nueva start_cash:5000") == {
+        "start_cash": "5000"}
+
+    async def titles(option: object, value: str, filled: dict[str, object]) -> list[dict[str, str]]:
+        offered = ["Calle Alberto Aguilera", "Calle Fuencarral", "Glorieta de Bilbao"]
+        return [{"name": name, "value": str(i)} for i, name in enumerate(offered) if fold(value) in fold(name)]
+
+    command = resolve([BUILD], ["construir", "fuencarral", "2"], {}, "es")
+    assert await typed_options(command, "es", {}, titles) == {"property": "1", "count": 2}
+
+
+def test_the_printer_numbers_controls_in_screen_order_and_opens_each_board_once(tmp_path: Path) -> None:
+    """The lobby read `[1.5] Start [1.7] Remove computer`, then `[1.6]` (buttons first, lists after), and every
+    picture opened in a viewer: controls print row by row in their numbers' order, and only a table's board
+    opens, once, not at its edits."""
+    guild = FakeGuild(1, "Sandbox", owner_id=2)
+    channel = FakeChannel(3, guild, "turista")
+    bot = FakeUser(2, "Turista", bot=True)
+    button = lambda label: {"type": 2, "label": label, "custom_id": label}  # noqa: E731
+    lobby = FakeMessage(10, channel, bot, components=[
+        {"type": 1, "components": [button("Join"), button("Start")]},
+        {"type": 1, "components": [{"type": 3, "custom_id": "level", "placeholder": "Level",
+                                    "options": [{"label": "easy", "value": "easy"}]}]},
+        {"type": 1, "components": [button("Remove computer")]},
+    ])
+    board = FakeAttachment(1, "board.png", b"\x89PNG one", "")
+    table = FakeMessage(11, channel, bot, attachments=[board], components=[{"type": 1, "components": [button("Roll")]}])
+    deed = FakeMessage(12, channel, bot, attachments=[FakeAttachment(2, "deed.png", b"\x89PNG deed", "")])
+    opened: list[Path] = []
+    printer = Printer(tmp_path, open_pictures=True, words=lambda key, **params: key)
+    printer._open = opened.append  # type: ignore[method-assign]
+    printer.track([lobby, table, deed])
+    rows = ["   [1.1] Join  [1.2] Start", "   [1.3] ▾ Level: easy", "   [1.4] Remove computer"]
+    assert printer.show(lobby)[1:] == rows
+    printer.show(table)
+    printer.show(deed)
+    table.attachments = [FakeAttachment(3, "board.png", b"\x89PNG two", "")]  # the table edited: a new board
+    table.history.append({})
+    printer.show(table)
+    assert opened == [tmp_path / "001-board.png"] and len(list(tmp_path.glob("*.png"))) == 3
+
+
+def test_each_session_has_a_folder_and_out_must_be_one(tmp_path: Path) -> None:
+    """A second session in the same folder overwrote 001-board.png; `--out FILE` ended in a traceback."""
+    first, second = session_folder(tmp_path / "out"), session_folder(tmp_path / "out")
+    assert first != second and first.parent == second.parent == tmp_path / "out"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d-\d{4}", first.name) and second.name == f"{first.name}-2"
+    (tmp_path / "taken").write_text("a file")
+    done = subprocess.run([sys.executable, "-m", "bot", "sandbox", "--out", "taken"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].endswith("--out taken is a file: give a folder (made if missing) for the "
+                                                 "sessions' files")
+    shown = subprocess.run([sys.executable, "-m", "bot", "sandbox", "--help"], capture_output=True, text=True,
+                           timeout=60).stdout
+    for option in ("--no-open", "--out FOLDER", "--pace SECONDS", "--seed SEED"):
+        assert option in shown
+
+
+def test_look_during_an_auction_shows_the_board(tmp_path: Path) -> None:
+    """The newest picture in an auction is the title's deed: `look` showed the auction, not the board."""
+    script = tmp_path / "auction.txt"
+    script.write_text("ver\n/turista new\nas Beto\n/turista join\nas Ana\nEmpezar\nTirar\nNo comprar\nver\n/quit\n")
+    code, printed = sandbox(tmp_path, "--script", str(script), "--out", str(tmp_path / "out"))
+    assert code == 0, printed
+    assert printed.split("Ana> ver\n")[1].startswith("Todavía no hay tablero: sale cuando empieza una partida.")
+    looked = answers(printed)["ver"]
+    assert "🔨 Subasta en curso de" in looked and "-board.png" in looked and "deed" not in looked

@@ -72,7 +72,8 @@ def title_squares(edition: str) -> list[int]:
 
 
 def find_square(edition: str, raw: str, candidates: list[int] | None = None) -> int | None:
-    """A title by autocomplete value (its index) or by its name in any language, accents and case aside."""
+    """A title by autocomplete value (its index) or by its name in any language, accents and case aside: the
+    whole name, else the one name that starts so, else the one that does from one of its words on."""
     pool = candidates if candidates is not None else title_squares(edition)
     raw = raw.strip()
     if raw.isdigit() and int(raw) in pool:
@@ -84,8 +85,22 @@ def find_square(edition: str, raw: str, candidates: list[int] | None = None) -> 
         for sq in pool:
             if _fold(square_name(edition, sq, lang)) == wanted:
                 return sq
-    matches = {sq for lang in LANGUAGES for sq in pool if _fold(square_name(edition, sq, lang)).startswith(wanted)}
-    return matches.pop() if len(matches) == 1 else None
+    for start in (_whole_name, _any_word):  # "calle fuen" and "fuencarral" both name Calle Fuencarral
+        matches = {sq for lang in LANGUAGES for sq in pool
+                   if any(tail.startswith(wanted) for tail in start(square_name(edition, sq, lang)))}
+        if matches:
+            return matches.pop() if len(matches) == 1 else None
+    return None
+
+
+def _whole_name(name: str) -> list[str]:
+    return [_fold(name)]
+
+
+def _any_word(name: str) -> list[str]:
+    """The name from each of its words on, folded: "Calle Fuencarral" is also read as "fuencarral"."""
+    words = name.split()
+    return [_fold(" ".join(words[i:])) for i in range(len(words))]
 
 
 def deed_text(edition: str, square: int, state: State | None, lang: str) -> str:

@@ -23,7 +23,7 @@ from bot.store import GameRow, SeatRow
 from bot.table.settings import MAX_SEATS, TableSettings
 from engine import State, edition_of
 from engine.i18n import text
-from engine.narrate import TOLD_FROM_STATE, account, describe, square_name
+from engine.narrate import TOLD_FROM_STATE, account, describe, in_order, square_name
 from engine.state import Standing
 from render.style import SEAT_COLOURS
 
@@ -164,20 +164,6 @@ class Narration:
 
     def forget(self) -> None:
         self._told.clear()
-
-
-def in_order(events: list[dict]) -> list[dict]:
-    """`events` in the order a player lives them. The engine records an auction's price (paid, or owed as a
-    debt when the winner cannot pay) before the win itself; the account tells the win first."""
-    out = list(events)
-    for i, event in enumerate(out):
-        if event["code"] != "auction_won":
-            continue
-        j = i
-        while j > 0 and out[j - 1]["code"] in ("transfer", "debt") and out[j - 1].get("reason") == "auction":
-            j -= 1
-        out.insert(j, out.pop(i))
-    return out
 
 
 def pinged(state: State, seats: list[SeatRow]) -> int | None:

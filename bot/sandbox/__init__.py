@@ -13,23 +13,35 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine import available
+from engine.i18n import text
 
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Elena", "Fer")
 
 
 def parse_args(argv: Sequence[str] | None, prog: str = "python -m bot sandbox") -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog=prog, description="A local table in the terminal, against a fake Discord.")
+    parser = argparse.ArgumentParser(
+        prog=prog, description="A local table in the terminal: the real bot against a bundled fake Discord. Once "
+        "it runs, type help (ayuda) for what you can type; /quit or Ctrl+D ends it.")
     parser.add_argument("--players", type=int, default=2, help="people at the table (1-6), named Ana, Beto…")
     parser.add_argument("--computers", type=int, default=0, help="computer seats added when a table opens")
     parser.add_argument("--edition", default="turismundo", help=f"edition of /turista new: {', '.join(available())}")
-    parser.add_argument("--seed", type=int, default=None, help="seed of every new game, to replay a session")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of every game at the table: the same seed draws the same turn order and dice, so "
+                             "a script plays the same game each time")
     parser.add_argument("--script", type=Path, default=None, help="read the inputs from this file")
     parser.add_argument("--record", type=Path, default=None,
                         help="write what you type (form answers too) to this file, to replay it with --script")
-    parser.add_argument("--out", type=Path, default=Path("sandbox-out"), help="folder for pictures and the db")
+    parser.add_argument("--out", type=Path, default=Path("sandbox-out"), metavar="FOLDER",
+                        help="where sessions keep their files: each one makes a folder in it named by its start "
+                             "time (sandbox-out/YYYY-MM-DD-HHMM/) with the pictures, the database and the bot's log "
+                             "(default: sandbox-out)")
     parser.add_argument("--lang", choices=("es", "en"), default="es", help="the players' Discord language")
-    parser.add_argument("--pace", type=float, default=0.3, help="seconds a computer seat waits before moving")
-    parser.add_argument("--no-open", action="store_true", help="never open pictures in a viewer")
+    parser.add_argument("--pace", type=float, default=0.3, metavar="SECONDS",
+                        help="how long a computer seat waits before each move (default: 0.3; the bot's own "
+                             "default is 1.5)")
+    parser.add_argument("--no-open", action="store_true",
+                        help="open no picture (otherwise the table's board opens in the picture viewer once a "
+                             "turn, when the terminal has one)")
     args = parser.parse_args(argv)
     if not 1 <= args.players <= len(NAMES):
         parser.error("--players must be between 1 and 6")
@@ -43,6 +55,8 @@ def parse_args(argv: Sequence[str] | None, prog: str = "python -m bot sandbox") 
         parser.error("--record writes what you type: it does not go with --script")
     if args.pace < 0:
         parser.error("--pace cannot be negative")
+    if args.out.exists() and not args.out.is_dir():
+        parser.error(f"--out {args.out} is a file: give a folder (made if missing) for the sessions' files")
     return args
 
 
@@ -50,11 +64,17 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot sandbox")
     args = parse_args(argv, prog)
     from bot.sandbox.table import Sandbox
 
-    sandbox = Sandbox(args, names=list(NAMES[: args.players]))
+    try:
+        sandbox = Sandbox(args, names=list(NAMES[: args.players]))
+    except OSError as error:  # the folder for the session's files cannot be made
+        print(f"{prog}: {error.filename or args.out}: {error.strerror}", file=sys.stderr)
+        return 2
     try:
         return asyncio.run(sandbox.run())
     except KeyboardInterrupt:
+        # Ctrl+C leaves at once, as /quit and Ctrl+D do (the bot was stopped on the way out).
         print()
+        print(text(args.lang, "sandbox.bye"), flush=True)
         return 130
 
 

@@ -9,6 +9,7 @@ choices, a missing option or one too many answers with a clear `Refusal`, never 
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ SUB_COMMAND, SUB_GROUP, STRING, INTEGER, BOOLEAN, USER, NUMBER = 1, 2, 3, 4, 5, 
 SUBS = (SUB_COMMAND, SUB_GROUP)
 YES = {"1", "true", "yes", "si", "on", "verdadero"}
 NO = {"0", "false", "no", "off", "falso"}
+WORD = re.compile(r"\w+")
 
 
 class Refusal(Exception):
@@ -34,6 +36,34 @@ def fold(text: str) -> str:
     """Text compared as a person reads it: no accents, no capitals (`Fácil` is `facil`)."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().strip()
+
+
+def _words(text: str) -> list[str]:
+    return WORD.findall(fold(text))
+
+
+def starts_a_word(typed: str, name: str) -> bool:
+    """Whether `typed` is the start of `name` from one of its words on, as Discord's autocomplete matches:
+    `velázquez` and `Calle Vel` name "Calle Velázquez", `lupita` names "🤖 Lupita"."""
+    wanted = " ".join(_words(typed))
+    words = _words(name)
+    return bool(wanted) and any(" ".join(words[i:]).startswith(wanted) for i in range(len(words)))
+
+
+def pick(typed: str, names: list[str]) -> int | None:
+    """The index of the name `typed` means: the one it is (accents and capitals aside), else the one it
+    starts, else the one a word of which it starts (`starts_a_word`); None when none does. Several at the
+    first tier that has any are a `Refusal("ambiguous")`: "comprar" is "Comprar $8,000", not "No comprar"."""
+    w = " ".join(_words(typed))
+    tiers = (lambda name: fold(name) == fold(typed), lambda name: " ".join(_words(name)).startswith(w),
+             lambda name: starts_a_word(typed, name))
+    for matches in tiers:
+        found = [i for i, name in enumerate(names) if w and matches(name)]
+        if len(found) > 1 and matches is not tiers[0]:
+            raise Refusal("ambiguous", value=typed, choices=", ".join(names[i] for i in found))
+        if found:
+            return found[0]
+    return None
 
 
 def locale_of(lang: str) -> str:
@@ -92,12 +122,37 @@ def resolve(registered: list[Mapping[str, Any]], words: list[str], named: Mappin
     free = [o for o in command.params if o["name"] not in command.raw]
     if rest and not free:
         raise Refusal("extra_words", command=command.shown, words=" ".join(rest))
-    for i, word in enumerate(rest):
-        if i == len(free) - 1:
-            command.raw[str(free[i]["name"])] = " ".join(rest[i:])
-            break
-        command.raw[str(free[i]["name"])] = word
+    command.raw.update(_share(free, rest))
     return command
+
+
+def _share(free: list[Mapping[str, Any]], words: list[str]) -> dict[str, str]:
+    """Which typed words go to which option, in order: one word each, except that a text option takes as
+    many as it needs (names have spaces), so `/build Glorieta de Bilbao 2` gives the count 2. The options
+    after that text option take their words from the end, each only a word that fits it (a number for a
+    number), so an optional count left out leaves the whole name to the text."""
+    if not words:
+        return {}
+    text_at = next((i for i, o in enumerate(free) if o["type"] == STRING and not o.get("choices")), len(free) - 1)
+    shared: dict[str, str] = {}
+    head, words = words[:text_at], words[text_at:]
+    for option, word in zip(free, head, strict=False):
+        shared[str(option["name"])] = word
+    tail: dict[str, str] = {}
+    for option in reversed(free[text_at + 1:]):
+        if len(words) > 1 and _fits(option, words[-1]):
+            tail[str(option["name"])] = words.pop()
+    if words and text_at < len(free):
+        shared[str(free[text_at]["name"])] = " ".join(words)
+    return {**shared, **tail}
+
+
+def _fits(option: Mapping[str, Any], word: str) -> bool:
+    if option["type"] in (INTEGER, NUMBER):
+        return bool(re.fullmatch(r"[$]?[\d,_]+(\.\d+)?", word))
+    if option["type"] == BOOLEAN:
+        return fold(word) in YES | NO
+    return True
 
 
 Autocomplete = Callable[[Mapping[str, Any], str, dict[str, Any]], Awaitable[list[dict[str, Any]]]]
@@ -143,11 +198,9 @@ async def _value(option: Mapping[str, Any], value: str, lang: str, people: Mappi
         return hit["value"]
     if option.get("autocomplete"):
         offered = await autocomplete(option, value, dict(filled))
-        w = fold(value)
-        hit = next((c for c in offered if fold(str(c["name"])) == w), None)
-        hit = hit or next((c for c in offered if fold(str(c["name"])).startswith(w)), None)
-        if hit is not None:
-            return hit["value"]
+        index = pick(value, [str(c["name"]) for c in offered])
+        if index is not None:
+            return offered[index]["value"]
         # Nothing offered matches: the client sends the text as typed, and the bot answers for it.
     if kind in (INTEGER, NUMBER):
         return _number(option, value, label)

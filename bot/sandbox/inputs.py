@@ -73,12 +73,18 @@ def parse(line: str) -> Input:
             words = shlex.split(line[1:])
         except ValueError:
             raise BadLine("bad_quotes") from None
-        named = {}
-        positional = []
+        named: dict[str, str] = {}
+        positional: list[str] = []
+        current = None
         for w in words:
             key, sep, value = w.partition(":")
-            if sep and key.isidentifier() and value:
+            if sep and key.isidentifier():
+                # `start_cash:5000`, `start_cash: 5000` and `titulo: Glorieta de Bilbao` alike: as in Discord's
+                # client, what follows an option's name is its value, up to the next option.
+                current = key
                 named[key] = value
+            elif current is not None:
+                named[current] = f"{named[current]} {w}".strip()
             else:
                 positional.append(w)
         return Slash(positional, named)

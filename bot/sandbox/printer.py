@@ -1,9 +1,11 @@
 """Discord messages as terminal text: content, embeds, numbered buttons and lists, pictures saved to files.
 
 Numbering: every message of the channel gets a number in the order Discord created it (#1, #2, …), and
-each button or list on it the number of the message, a dot and its place in the message (12.3 is the third
-control of message #12). A number therefore never changes while its message exists, is never given to
-another control, and means the same control when a script replays the same inputs.
+each button or list on it the number of the message, a dot and its place in the message as printed, row by
+row (12.3 is the third control of message #12, in the order they are on screen). When a message changes it
+is printed again with its controls numbered anew; a number typed for a control that has since gone away or
+changed answers so, and never presses the control that took its place. The same inputs give the same
+messages, so a script replays the same numbers.
 """
 
 from __future__ import annotations
@@ -12,16 +14,20 @@ import hashlib
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.sandbox.commands import Refusal, fold
+from bot.sandbox.commands import Refusal, fold, starts_a_word
 from fakediscord import FakeMessage
 from fakediscord.models import walk_components
 
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+ACTION_ROW, TEXT_INPUT = 1, 4
 NUMBER = re.compile(r"^\d+\.\d+$")
+# The table's board, as the bot names its picture: the one picture opened in a viewer.
+BOARD_PICTURE = "board.png"
 
 
 @dataclass
@@ -50,11 +56,38 @@ class Control:
 MENTION = re.compile(r"<@!?(\d+)>")
 
 
+def rows(components: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The controls a person can use, row by row as Discord lays them out: an action row's buttons (or its
+    select) on one line, a section's button on a line of its own."""
+    found: list[list[dict[str, Any]]] = []
+    for component in components:
+        if component.get("type") == ACTION_ROW:
+            row = [c for c in walk_components(component.get("components") or []) if _usable(c)]
+            if row:
+                found.append(row)
+            continue
+        if _usable(component):
+            found.append([component])
+        found += rows(component.get("components") or [])
+        found += rows([child for key in ("accessory", "component") if isinstance(child := component.get(key), dict)])
+    return found
+
+
+def _usable(component: dict[str, Any]) -> bool:
+    return bool(component.get("custom_id")) and component.get("type") != TEXT_INPUT
+
+
+def owner_of(message: FakeMessage) -> int | None:
+    """Who sees an ephemeral message: the person whose interaction it answers."""
+    user = (message.interaction_metadata or {}).get("user") or {}
+    return int(user["id"]) if message.ephemeral and "id" in user else None
+
+
 @dataclass
 class Printer:
     out: Path
     open_pictures: bool
-    texts: dict[str, str]  # the words of the sandbox's own lines: only_you, edited
+    words: Callable[..., str]  # the sandbox's own words: words("edited"), words("only_for", name="Beto")
     names: dict[int, str] = field(default_factory=dict)  # user id -> name, to show mentions as @name
     controls: dict[int, list[Control]] = field(default_factory=dict)  # message id -> its controls as shown
     pictures: list[Path] = field(default_factory=list)
@@ -62,6 +95,7 @@ class Printer:
     _numbers: dict[int, int] = field(default_factory=dict)  # message id -> its number, in creation order
     _seen: dict[int, int] = field(default_factory=dict)  # message id -> payloads already printed
     _saved: dict[str, Path] = field(default_factory=dict)  # picture digest -> the file it is in
+    _opened: set[int] = field(default_factory=set)  # the messages whose board was opened in a viewer
 
     def track(self, messages: list[FakeMessage]) -> None:
         """Number the channel's messages (all of them, oldest first) that have no number yet."""
@@ -73,19 +107,29 @@ class Printer:
         """The messages that are new or were edited since they were last printed."""
         return [m for m in messages if not m.loading and self._seen.get(m.id) != len(m.history)]
 
-    def show(self, message: FakeMessage, *, private: bool = False) -> list[str]:
-        """Lines for `message`, whose number `track` gave; its controls replace what it showed before."""
+    def show(self, message: FakeMessage, *, viewer: int | None = None) -> list[str]:
+        """Lines for `message`, whose number `track` gave; its controls replace what it showed before. An
+        ephemeral message says whom it is for: "only you" when that is `viewer`."""
         self._seen[message.id] = len(message.history)
         lines: list[str] = []
-        tag = f" {self.texts['only_you']}" if private or message.ephemeral else ""
-        edited = f" {self.texts['edited']}" if message.edited_timestamp else ""
+        owner = owner_of(message)
+        tag = ""
+        if owner is not None:
+            tag = " " + (self.words("only_you") if owner == viewer
+                         else self.words("only_for", name=self.names.get(owner, str(owner))))
+        edited = f" {self.words('edited')}" if message.edited_timestamp else ""
         lines.append(f"── #{self._numbers[message.id]} {message.author.name}{tag}{edited}")
         if message.content:
             lines += [f"   {self._mentions(line)}" for line in message.content.splitlines()]
         for embed in message.embeds:
             lines += self._embed(embed)
         for attachment in message.attachments:
-            lines.append(f"   🖼  {self._save(attachment.filename, attachment.data)}")
+            path = self._save(attachment.filename, attachment.data)
+            lines.append(f"   🖼  {path}")
+            if attachment.filename == BOARD_PICTURE and owner is None and message.id not in self._opened:
+                # A new table each turn: its board opens once, not at every edit nor for any other picture.
+                self._opened.add(message.id)
+                self._open(path)
         lines += self._components(message)
         return lines
 
@@ -111,25 +155,27 @@ class Printer:
         return lines
 
     def _components(self, message: FakeMessage) -> list[str]:
-        found = [c for c in walk_components(message.components) if c.get("custom_id") and c.get("type") != 4]
+        """One line per row of controls, numbered in the order they are on screen."""
         number = self._numbers[message.id]
         for old in self.controls.get(message.id, []):
             self.gone[old.number] = old.label
-        self.controls[message.id] = [Control(f"{number}.{i}", message, c) for i, c in enumerate(found, 1)]
-        for control in self.controls[message.id]:
+        controls: list[Control] = []
+        lines = []
+        for row in rows(message.components):
+            shown = []
+            for component in row:
+                control = Control(f"{number}.{len(controls) + 1}", message, component)
+                controls.append(control)
+                if control.is_select:
+                    options = ", ".join(o.get("label", "") for o in component.get("options") or [])
+                    shown.append(f"[{control.number}] ▾ {control.label}" + (f": {options}" if options else ""))
+                else:
+                    off = " (off)" if component.get("disabled") else ""
+                    shown.append(f"[{control.number}] {control.label}{off}")
+            lines.append("   " + "  ".join(shown))
+        self.controls[message.id] = controls
+        for control in controls:
             self.gone.pop(control.number, None)
-        buttons, lines = [], []
-        for control in self.controls[message.id]:
-            c = control.component
-            if control.is_select:
-                options = ", ".join(o.get("label", "") for o in c.get("options") or [])
-                line = f"   [{control.number}] ▾ {control.label}"
-                lines.append(f"{line}: {options}" if options else line)
-            else:
-                off = " (off)" if c.get("disabled") else ""
-                buttons.append(f"[{control.number}] {control.label}{off}")
-        if buttons:
-            lines.insert(0, "   " + "  ".join(buttons))
         return lines
 
     def _save(self, filename: str, data: bytes) -> Path:
@@ -141,15 +187,19 @@ class Printer:
         path.write_bytes(data)
         self._saved[digest] = path
         self.pictures.append(path)
+        return path
+
+    def _open(self, path: Path) -> None:
         if self.open_pictures:
             viewer = shutil.which("xdg-open") or shutil.which("open")
             if viewer:
                 subprocess.Popen([viewer, str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        return path
 
     def find(self, target: str, *, select: bool) -> Control:
-        """The control numbered `target` (12.3), or the newest one on screen whose label is or starts with
-        `target` (accents and capitals aside). Refuses, in the player's words, what is not there any more."""
+        """The control numbered `target` (12.3), or the newest one on screen whose label is `target`, else
+        starts with it, else has a word that starts it (accents and capitals aside, as Discord's autocomplete
+        matches: "comprar" is "Comprar $8,000" before "No comprar → subasta"). Refuses, in the
+        player's words, what is not there any more."""
         shown = [c for controls in self.controls.values() for c in controls]
         if NUMBER.match(target):
             control = next((c for c in shown if c.number == target), None)
@@ -162,7 +212,8 @@ class Printer:
             raise Refusal("number_format", number=target)
         t = fold(target)
         pool = [c for c in shown if c.is_select == select]
-        for match in (lambda c: fold(c.label) == t, lambda c: fold(c.label).startswith(t)):
+        for match in (lambda c: fold(c.label) == t, lambda c: fold(c.label).startswith(t),
+                      lambda c: starts_a_word(target, c.label)):
             hits = [c for c in pool if match(c)]
             live = [c for c in hits if c.live()]
             if live:

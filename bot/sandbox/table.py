@@ -7,15 +7,16 @@ import asyncio
 import contextlib
 import os
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from bot.sandbox.commands import USER, Refusal, fold, resolve, typed_options
+from bot.sandbox.commands import USER, Refusal, fold, pick, resolve, typed_options
 from bot.sandbox.inputs import BadLine, Choose, Press, Slash, Switch, Verb, parse
-from bot.sandbox.printer import Control, Printer
+from bot.sandbox.printer import BOARD_PICTURE, Control, Printer, owner_of
 from engine.i18n import text
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.replies import DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, MODAL, Reply
@@ -29,11 +30,10 @@ class Sandbox:
         self.args = args
         self.lang: str = args.lang
         self.names = names
-        self.out = args.out
-        self.out.mkdir(parents=True, exist_ok=True)
+        self.out = session_folder(args.out)
         scripted = args.script is not None
         self.printer = Printer(self.out, open_pictures=not (scripted or args.no_open or not sys.stdout.isatty()),
-                               texts={k: self.text(k) for k in ("only_you", "edited")})
+                               words=self.text)
         self.fake = FakeDiscord()
         self.users: dict[str, FakeUser] = {}
         self.me: FakeUser | None = None
@@ -41,6 +41,7 @@ class Sandbox:
         if scripted:
             self.script.extend(args.script.read_text(encoding="utf-8").splitlines())
         self.record: IO[str] | None = None
+        self.terminal = Terminal()
         self._pending_computers = 0
 
     def all_messages(self) -> list[FakeMessage]:
@@ -127,7 +128,7 @@ class Sandbox:
             yield raw
 
     async def _input(self, prompt: str) -> str:
-        raw = await asyncio.get_running_loop().run_in_executor(None, input, prompt)
+        raw = await self.terminal.read(prompt)
         if self.record is not None:
             self.record.write(raw + "\n")
             self.record.flush()
@@ -156,6 +157,8 @@ class Sandbox:
             self.say(f"? {self.text(bad.code)}")
         except Refusal as refusal:
             self.say(f"? {self.text(refusal.code, **refusal.params)}")
+            # What changed since the screen was printed (often why the line was refused), with its numbers now.
+            self._print_changed()
         except TimeoutError:
             self.say(f"? {self.text('no_answer')}")
         return True
@@ -166,9 +169,12 @@ class Sandbox:
         if verb.name == "help":
             self.say(self.text("help"))
         elif verb.name == "look":
-            table = [m for m in self.public_messages() if m.attachments]
-            if table:
-                self._show(table[-1])
+            # The newest board: during an auction the newest picture is the title's deed, not the table.
+            boards = [m for m in self.public_messages() if any(a.filename == BOARD_PICTURE for a in m.attachments)]
+            if boards:
+                self._show(boards[-1])
+            else:
+                self.say(self.text("no_board"))
         else:
             await self._settle(quiet=float(verb.arg or 3))
         return True
@@ -202,13 +208,15 @@ class Sandbox:
                     raise Refusal("not_a_person", name=wanted, names=", ".join(self.names))
                 values.append(person)
                 continue
-            w = fold(wanted)
-            hit = next((o for o in options if w in (fold(o.get("label", "")), fold(str(o.get("value"))))), None)
-            hit = hit or next((o for o in options if fold(o.get("label", "")).startswith(w)), None)
-            if hit is None:
+            # As Discord's autocomplete would: the label or value itself, else the one label a word of which
+            # starts with what was typed ("lupita" is "🤖 Lupita", "velázquez" is "Calle Velázquez").
+            index = next((i for i, o in enumerate(options) if fold(str(o.get("value"))) == fold(wanted)), None)
+            if index is None:
+                index = pick(wanted, [str(o.get("label", "")) for o in options])
+            if index is None:
                 raise Refusal("not_in_list", value=wanted, label=control.label,
                               choices=", ".join(o.get("label", "") for o in options))
-            values.append(hit["value"])
+            values.append(options[index]["value"])
         low, high = component.get("min_values", 1), component.get("max_values", 1)
         if not low <= len(values) <= high:
             raise Refusal("list_count", label=control.label, min=low, max=high)
@@ -236,10 +244,22 @@ class Sandbox:
         return reply
 
     # -- printing what the bot did ----------------------------------------------------------------------
-    def _show(self, message: FakeMessage, *, private: bool = False) -> None:
+    def _show(self, message: FakeMessage) -> None:
         self.printer.track(self.all_messages())
-        for line in self.printer.show(message, private=private):
+        for line in self.printer.show(message, viewer=self.me.id if self.me else None):
             self.say(line)
+
+    def _visible(self) -> list[FakeMessage]:
+        """What the people at the table see: the public messages, and the private ones the bot answered them
+        with (edits of a private panel included: they are how a menu shows the choice just made)."""
+        ours = {user.id for user in self.users.values()}
+        return [m for m in self.all_messages() if not m.ephemeral or owner_of(m) in ours]
+
+    def _print_changed(self) -> bool:
+        changed = self.printer.changed(self._visible())
+        for message in changed:
+            self._show(message)
+        return bool(changed)
 
     async def _answer(self, reply: Reply) -> None:
         before = self._versions()
@@ -252,8 +272,9 @@ class Sandbox:
             await self._modal(reply)
             return
         if reply.message is not None and reply.message.ephemeral:
-            await reply.wait_message(timeout=10)
-            self._show(reply.message, private=True)
+            # A private answer prints with the rest, once the bot has finished it (not "thinking…").
+            with contextlib.suppress(TimeoutError):
+                await reply.wait_message(timeout=10)
         await self._settle()
         if self._pending_computers:
             await self._add_computers()
@@ -311,12 +332,78 @@ class Sandbox:
         return any(not self.fake.messages(thread, include_ephemeral=False) for thread in threads)
 
     async def _settle(self, quiet: float = 1.0, cap: float = 60.0) -> None:
-        """Print the bot's messages as they come, until it has been quiet for `quiet` seconds."""
+        """Print the bot's messages as they come or change, public and private, until it has been quiet for
+        `quiet` seconds."""
         start = last_change = time.monotonic()
         while time.monotonic() - last_change < max(quiet, self.args.pace * 2 + 0.3) or self._first_table_due():
-            for message in self.printer.changed(self.public_messages()):
-                self._show(message)
+            if self._print_changed():
                 last_change = time.monotonic()
             if time.monotonic() - start > cap:
                 break
             await asyncio.sleep(0.05)
+
+
+def session_folder(parent: Path) -> Path:
+    """A new folder in `parent` for one session's pictures, database and bot log, named by the time it
+    started (2026-12-03-0736, then 2026-12-03-0736-2 for a second one in the same minute)."""
+    stamp = time.strftime("%Y-%m-%d-%H%M")
+    parent.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 1000):
+        folder = parent / (stamp if n == 1 else f"{stamp}-{n}")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+    raise FileExistsError(parent / stamp)
+
+
+class Terminal:
+    """Lines typed at standard input, each read in a thread of its own that nothing waits for.
+
+    In the event loop's default executor, Ctrl+C ended the session only once Enter was pressed: asyncio waits
+    for that executor's threads at exit, and one of them was blocked in input(). A daemon thread is left
+    behind instead; from a pipe it reads the file descriptor itself, because Python, ending while a thread
+    waits in sys.stdin's buffered reader, stops with a fatal error about that reader's lock."""
+
+    def __init__(self) -> None:
+        self._pending = b""  # what was read from a pipe after the last line handed out
+
+    async def read(self, prompt: str) -> str:
+        """The next line (without its end); EOFError at Ctrl+D or the end of the input."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[str] = loop.create_future()
+
+        def deliver(line: str, error: BaseException | None) -> None:
+            if answer.done():
+                return
+            if error is not None:
+                answer.set_exception(error)
+            else:
+                answer.set_result(line)
+
+        def read() -> None:
+            try:
+                line, error = self._line(prompt), None
+            except (EOFError, OSError, ValueError) as exc:  # Ctrl+D, or standard input closed
+                line, error = "", EOFError(str(exc))
+            with contextlib.suppress(RuntimeError):  # the session ended meanwhile and its loop is closed
+                loop.call_soon_threadsafe(deliver, line, error)
+
+        threading.Thread(target=read, name="sandbox-input", daemon=True).start()
+        return await answer
+
+    def _line(self, prompt: str) -> str:
+        if sys.stdin.isatty():
+            return input(prompt)  # line editing, and a Ctrl+C that reaches the session
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        while b"\n" not in self._pending:
+            chunk = os.read(sys.stdin.fileno(), 65536)
+            if not chunk:
+                if not self._pending:
+                    raise EOFError
+                self._pending += b"\n"
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line.decode("utf-8", errors="replace").removesuffix("\r")

@@ -15,9 +15,9 @@ from bot.config import load_env_file
 from bot.store.advice import advice
 from bot.store.backend import is_url, shown
 from bot.store.copying import copy_into, split
-from bot.store.errors import StoreError
+from bot.store.errors import NoSuchGame, StoreError
 from bot.store.replay import export, verify
-from bot.store.store import Store, default_path
+from bot.store.store import Store, default_path, open_backup
 
 DB_HELP = "database: a SQLite file or a postgresql:// URL (default: $TURISTA_DB or turista.db)"
 # Where `restore` keeps what a PostgreSQL database held before (a SQLite file keeps it beside itself).
@@ -104,6 +104,10 @@ def _backup(store: Store, dest: str, keep: int) -> int:
     if keep and folder is None:
         print("--keep needs a folder as DEST (end it with /)", file=sys.stderr)
         return 2
+    if folder is None and not is_url(dest) and not Path(dest).parent.is_dir():
+        print(f"{dest}: there is no folder {Path(dest).parent} to put the backup in. Create it (mkdir -p), or "
+              "give a folder ending in / to have it made; nothing was copied.", file=sys.stderr)
+        return 2
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         dest = str(folder / time.strftime("turista-%Y%m%d-%H%M%S.db", time.gmtime()))
@@ -117,9 +121,7 @@ def _backup(store: Store, dest: str, keep: int) -> int:
 
 
 def _restore(target: str, backup: str) -> int:
-    if not Path(backup).is_file():
-        print(f"no backup at {backup}", file=sys.stderr)
-        return 2
+    open_backup(backup).close()  # a bad backup is refused before the live database is even opened
     with Store(target) as store:
         keep = Path(BEFORE_RESTORE if store.path is None else f"{store.path}.before-restore")
         if store.game_ids():
@@ -179,20 +181,51 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.store") -
         if args.command == "merge":
             return _merge(args.sources, args.into)
         with _existing(target) as store:
-            if args.command == "verify":
-                return _verify(store, args.game_ids)
-            if args.command == "backup":
-                return _backup(store, args.dest, args.keep)
-            if args.command == "rerate":
-                return _rerate(store, args.guild)
-            export(store, args.game_id, sys.stdout)
-            return 0
+            try:
+                if args.command == "verify":
+                    return _verify(store, args.game_ids)
+                if args.command == "backup":
+                    return _backup(store, args.dest, args.keep)
+                if args.command == "rerate":
+                    return _rerate(store, args.guild)
+                export(store, args.game_id, sys.stdout)
+                sys.stdout.flush()
+                return 0
+            except NoSuchGame as missing:
+                print(_no_such_game(store, missing.game_id), file=sys.stderr)
+                return 2
     except FileNotFoundError as missing:
-        print(f"no database at {missing}", file=sys.stderr)
+        print(f"no database at {missing}: give the bot's with --db, or set TURISTA_DB (in .env too)", file=sys.stderr)
         return 2
     except StoreError as exc:
         print(advice(exc, shown(target)), file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`turista store export 1 | head`): one line says the output is cut short.
+        _quiet_stdout()
+        print(f"{prog} {args.command}: the output was closed before the end (the reader stopped reading)",
+              file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"{exc.filename or shown(target)}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+
+
+def _no_such_game(store: Store, game_id: int) -> str:
+    ids = store.game_ids()
+    if not ids:
+        return (f"{store.location}: no game {game_id}: this database has no games at all (is it the bot's? "
+                "give it with --db, or set TURISTA_DB)")
+    listed = ", ".join(map(str, ids[:10])) + (f" … {ids[-1]} ({len(ids)} games)" if len(ids) > 10 else "")
+    return f"{store.location}: no game {game_id}; its games are {listed}"
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's own flush at exit does not fail on the closed pipe again
+    (the way the Python documentation's note on SIGPIPE does it)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,21 @@ class NoSuchGame(StoreError):
         self.game_id = game_id
 
 
+class BadBackup(StoreError):
+    """The file given as a backup cannot be restored from (the live database was not touched): the error the
+    backup gave, with the backup's path as `backup`, so that the message names that file."""
+
+    def __init__(self, error: StoreError, backup: str) -> None:
+        super().__init__(error.code, **{**error.params, "backup": backup})
+
+
+class BadDestination(StoreError):
+    """A backup could not be written where it was asked for: the error, with that place as `dest`."""
+
+    def __init__(self, error: StoreError, dest: str) -> None:
+        super().__init__(error.code, **{**error.params, "dest": dest})
+
+
 class Conflict(StoreError):
     """The database refused a row that breaks one of its own rules (a unique index, a check, the
     append-only log). The store turns the expected ones into a precise error (ChannelBusy,

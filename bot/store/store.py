@@ -20,9 +20,18 @@ from sqlite_utils import Database
 
 import engine
 from bot.store import league_reads, privacy, ratings
-from bot.store.backend import ID_STRIDE, Backend, Tx, is_url
+from bot.store.backend import ID_STRIDE, Backend, Tx, is_url, shown
 from bot.store.copying import copy_into
-from bot.store.errors import ChannelBusy, Conflict, NoSuchGame, StaleVersion, StoreError, translate
+from bot.store.errors import (
+    BadBackup,
+    BadDestination,
+    ChannelBusy,
+    Conflict,
+    NoSuchGame,
+    StaleVersion,
+    StoreError,
+    translate,
+)
 from bot.store.rows import (
     MESSAGE_KINDS,
     Activity,
@@ -88,6 +97,38 @@ def _settings_json(settings: Mapping[str, Any] | engine.Settings) -> str:
     if not isinstance(settings, Mapping):
         raise TypeError(f"settings must be a mapping, not {type(settings).__name__}")
     return _json_text(dict(settings))
+
+
+def open_backup(source: str | os.PathLike[str]) -> sqlite3.Connection:
+    """The backup file at `source`, opened read-only once it is known to be whole, Turista's and of a release
+    this one can read. Whatever is wrong is a `BadBackup`: it names the backup, not the live database."""
+    path = Path(source)
+    try:
+        if not path.is_file():
+            raise StoreError("db_unavailable", detail="no such file")
+        try:
+            backup = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        except sqlite3.Error as exc:
+            raise translate(exc) from exc
+        try:
+            try:
+                sound = [r[0] for r in backup.execute("PRAGMA quick_check")]
+                applied = [m.name for m in migrations.applied(Database(backup))] if sound == ["ok"] else []
+            except sqlite3.Error as exc:
+                raise translate(exc) from exc
+            if sound != ["ok"]:
+                raise StoreError("db_corrupt", detail="; ".join(sound[:5]))
+            if not applied:
+                raise StoreError("db_not_turista")
+            unknown = [name for name in applied if name not in MIGRATION_NAMES]
+            if unknown:
+                raise StoreError("db_too_new", migrations=unknown)
+        except BaseException:
+            backup.close()
+            raise
+    except StoreError as error:
+        raise BadBackup(error, str(path)) from error
+    return backup
 
 
 def open_backend(
@@ -936,47 +977,43 @@ class Store:
         """A consistent copy of the whole database, taken live: a SQLite file at `dest` (replacing an older
         backup there only once the new one is complete), or the empty database a postgresql:// `dest`
         names. From SQLite it is SQLite's online backup: copying the file by hand while the bot runs may
-        miss what is still in the WAL."""
+        miss what is still in the WAL. What keeps the copy from being written (no such folder, no right to
+        write there, a full disk) is a `BadDestination`."""
         if is_url(dest):
-            with Store(dest) as target:
+            try:
+                target = Store(dest)
+            except StoreError as error:
+                raise BadDestination(error, shown(str(dest))) from error
+            with target:
                 if target.game_ids():
                     raise StoreError("db_not_empty", location=target.location)
                 copy_into(self.backend, target.backend)
             return
         final = Path(dest)
         partial = final.with_name(final.name + ".partial")
-        partial.unlink(missing_ok=True)
-        if self.kind == "sqlite":
-            self.backend.backup(partial)  # type: ignore[attr-defined]
-        else:
-            with Store(partial, synchronous="FULL") as target:
-                copy_into(self.backend, target.backend)
-        os.replace(partial, final)
+        try:
+            partial.unlink(missing_ok=True)
+            if self.kind == "sqlite":
+                self.backend.backup(partial)  # type: ignore[attr-defined]
+            else:
+                with Store(partial, synchronous="FULL") as target:
+                    copy_into(self.backend, target.backend)
+            os.replace(partial, final)
+        except StoreError as error:
+            # Reading this database is what a damaged or locked file breaks; the rest is the copy's side.
+            if error.code not in ("db_unavailable", "db_readonly", "db_full"):
+                raise
+            raise BadDestination(error, str(final)) from error
+        except OSError as error:
+            raise BadDestination(StoreError("db_unavailable", detail=error.strerror or str(error)),
+                                 str(final)) from error
 
     def restore(self, source: str | os.PathLike[str]) -> None:
         """Replace every game with those of the backup at `source` (a file `backup` wrote, maybe by an older
         release), then bring its schema up to date. The backup is only read, and checked first: a damaged
-        file, a database that is not Turista's or one from a newer release changes nothing."""
-        path = Path(source)
-        if not path.is_file():
-            raise StoreError("db_unavailable", path=str(path))
+        file, a database that is not Turista's or one from a newer release changes nothing (`BadBackup`)."""
+        backup = open_backup(source)
         try:
-            backup = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-        except sqlite3.Error as exc:
-            raise translate(exc) from exc
-        try:
-            try:
-                sound = [r[0] for r in backup.execute("PRAGMA quick_check")]
-                applied = [m.name for m in migrations.applied(Database(backup))] if sound == ["ok"] else []
-            except sqlite3.Error as exc:
-                raise translate(exc) from exc
-            if sound != ["ok"]:
-                raise StoreError("db_corrupt", detail="; ".join(sound[:5]))
-            if not applied:
-                raise StoreError("db_not_turista", path=str(path))
-            unknown = [name for name in applied if name not in MIGRATION_NAMES]
-            if unknown:
-                raise StoreError("db_too_new", migrations=unknown)
             if self.kind == "sqlite":
                 self.backend.replace_with(backup)  # type: ignore[attr-defined]
                 self.backend.migrate()
