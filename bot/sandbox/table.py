@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import os
 import sys
 import threading
@@ -57,6 +58,10 @@ class Sandbox:
     # -- the session ------------------------------------------------------------------------------------
     async def run(self) -> int:
         locale = "es-MX" if self.lang == "es" else "en-US"
+        # The terminal shows the table; what the fake Discord's server logs (a request cut short as the bot stops
+        # at Ctrl+C, say) goes to the session's folder, beside the bot's own log.
+        logging.basicConfig(filename=self.out / "fake-discord.log", level=logging.WARNING,
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         async with self.fake:
             guild = self.fake.add_guild("Sandbox", locale=locale, channels=("turista",))
             self.channel = guild.channel("turista")
@@ -103,6 +108,9 @@ class Sandbox:
             "TURISTA_DB": str(self.out / "sandbox.db"),
             "TURISTA_PACE": str(self.args.pace),
             "TURISTA_LOG_LEVEL": "WARNING",
+            # One table: its pictures are drawn in a thread of the bot, without worker processes that would each
+            # prepare every edition and language before the first board (seconds of CPU at every start).
+            "TURISTA_RENDER_WORKERS": "0",
         }
         if self.args.seed is not None:
             env["TURISTA_SEED"] = str(self.args.seed)
