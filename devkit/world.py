@@ -21,7 +21,7 @@ from engine import State, legal_actions
 from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Reply
 from fakediscord.process import BotProcess
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SEED = 7
 
 
