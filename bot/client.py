@@ -88,8 +88,6 @@ class TuristaBot(discord.AutoShardedClient):
         self.storage = Storage(await asyncio.to_thread(Store, self.config.db))
         self.sessions = Sessions(self.config, self.storage, self._face, self._guild_language)
         self.lobby = Lobby(self.config, self.storage, self.sessions.lock_for)
-        # The picture workers start (and warm up, at a lower priority) while the commands sync.
-        pictures.start(self.config.render_workers)
         if self.config.shards and self.storage.store.kind == "sqlite":
             # A file of this process's own keeps its new game ids apart from other processes' files, so
             # the files can later be split or merged (resharding). Harmless on a file several share.

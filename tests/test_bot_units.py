@@ -72,6 +72,22 @@ def test_config_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert config.pace == 0 and config.token == "from-env"
 
 
+def test_the_cache_folder_is_systemds_else_the_users(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from bot.config import default_cache
+
+    monkeypatch.delenv("CACHE_DIRECTORY", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert default_cache() == str(tmp_path / ".cache" / "turista")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache() == str(tmp_path / "xdg" / "turista")
+    monkeypatch.setenv("CACHE_DIRECTORY", "/var/cache/turista")  # the unit's CacheDirectory=turista
+    assert default_cache() == "/var/cache/turista"
+    monkeypatch.setenv("TURISTA_CACHE", str(tmp_path / "mine"))
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    assert load_config().cache == str(tmp_path / "mine")
+
+
 def test_without_a_token_the_bot_explains_and_exits_2(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TURISTA_", "DISCORD_"))}
     env["PYTHONPATH"] = str(ROOT)

@@ -297,15 +297,16 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
     bot = bot_of(interaction)
     channel_id = interaction.channel_id or 0
     # Seats are counted under the channel's lock only: a Join clicked just before is written by then.
-    if await _checked(interaction, gid, manager=True) is None:
+    if (checked := await _checked(interaction, gid, manager=True)) is None:
         return
     await acknowledge(interaction)
+    lang = bot.table_lang(interaction)
+    # The table's picture worker gets ready while the game is stored and its thread opened.
+    pictures.warm_up(TableSettings(checked.settings).edition(checked.edition), lang, table=checked.id)
     try:
         async with bot.lobby.changing(channel_id, gid, actor(interaction)) as row:
             started = await bot.lobby.start(row)
             row = started.row
-            lang = bot.table_lang(interaction)
-            await pictures.warm_up(started.state.edition, lang, table=row.id)
             note = t(lang, "lobby.started")
             if (lobby_id := row.table_message_id) is not None:
                 await threads.remember_lobby(bot.storage, row, lobby_id)
