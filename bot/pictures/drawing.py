@@ -17,14 +17,20 @@ def worker_start(palettes: str | None) -> None:
     keep_palettes(PaletteFolder(palettes) if palettes else None)
 
 
+# The edition `/turista new` opens by default, and the language a server gets unless it prefers English: the
+# first table after a start is most likely theirs, so the warm-up begins with them.
+LIKELIEST = ("turismundo", "es")
+
+
 def warming(warm: bool) -> Iterator[None]:
     """A worker's warm-up, a step at a time: every edition in every language drawn once (each step about 0.1 s
     with its palette kept on disk, 0.5 s without), so that no table's first picture pays for it."""
     if warm:
-        for edition in available():
-            for lang in LANGUAGES:
-                render.prepare(edition, lang)
-                yield
+        steps = [(edition, lang) for edition in available() for lang in LANGUAGES]
+        steps.sort(key=lambda step: step != LIKELIEST)
+        for edition, lang in steps:
+            render.prepare(edition, lang)
+            yield
 
 
 def board(state_json: bytes, lang: str, events: tuple[dict, ...], absent: tuple[int, ...],

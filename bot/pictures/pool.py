@@ -31,7 +31,7 @@ from pathlib import Path
 
 from bot.pictures import drawing
 from bot.pictures.kept import PaletteFolder
-from bot.pictures.workers import Worker
+from bot.pictures.workers import Worker, WorkerStopped
 from engine import State, to_json
 from render.png import keep_palettes
 
@@ -75,6 +75,18 @@ class Pictures:
         for worker in self._workers:
             worker.start()
         log.info("pictures: %d worker process(es)", self.workers)
+
+    async def ready(self, within: float) -> bool:
+        """Wait until every worker answers (it has started and done the first step of its warm-up, the likeliest
+        edition: `drawing.warming`), at most `within` seconds; whether they all did."""
+        if not self._workers:
+            return True
+        try:
+            async with asyncio.timeout(within):
+                await asyncio.gather(*(worker.call(os.getpid) for worker in self._workers))
+        except (TimeoutError, WorkerStopped):
+            return False
+        return True
 
     def shutdown(self) -> None:
         for worker in self._workers:
@@ -146,6 +158,11 @@ def start(workers: int | None = None, *, warm: bool = True, cache: str | None = 
     if PICTURES.workers:
         PICTURES.start()
     return PICTURES
+
+
+async def ready(within: float) -> bool:
+    """Wait until the picture workers answer, at most `within` seconds (see `Pictures.ready`)."""
+    return await PICTURES.ready(within)
 
 
 def shutdown() -> None:
