@@ -14,6 +14,7 @@ from bot.face.i18n import t
 from bot.face.texts import cash, seat_label
 from bot.store import GameRow, StoreError
 from bot.table.face import Table
+from bot.table.settings import TableSettings
 from bot.table.storage import Storage
 from engine import State, edition_of
 from engine.rules import standings
@@ -25,18 +26,34 @@ ARCHIVE_MINUTES = 10080  # a week: a game paused over a few days keeps its threa
 async def open_thread(client: discord.Client, storage: Storage, row: GameRow, lobby_id: int,
                       lang: str) -> tuple[int | None, str]:
     """Start the game's thread from the lobby message: its id (None when the game stays in the channel) and
-    what the lobby says about it."""
+    what the lobby says about it. Either is kept with the game: the thread, or why there is none, which the
+    lobby message then tells for the game's whole life (`progress`, `result`)."""
     lobby = client.get_partial_messageable(row.channel_id, guild_id=row.guild_id).get_partial_message(lobby_id)
     try:
         thread = await lobby.create_thread(name=t(lang, "lobby.thread_name", number=row.id),
                                            auto_archive_duration=ARCHIVE_MINUTES)
     except (discord.HTTPException, ValueError) as error:
         log.warning("game %d: no thread, the game stays in channel %d: %s", row.id, row.channel_id, error)
-        why = "lobby.no_thread_permission" if isinstance(error, discord.Forbidden) else "lobby.no_thread_error"
-        return None, t(lang, "lobby.no_thread", why=t(lang, why))
+        why = "no_thread_permission" if isinstance(error, discord.Forbidden) else "no_thread_error"
+        try:
+            await storage.update_settings(row.id, TableSettings(row.settings).without_thread(why).values)
+        except StoreError as stored:
+            log.warning("game %d: why it has no thread was not kept: %s", row.id, stored.code)
+        return None, why_not_here(lang, why)
     await storage.set_thread(row.id, thread.id)
     log.info("game %d: played in thread %d", row.id, thread.id)
     return thread.id, ""
+
+
+def why_not_here(lang: str, why: str) -> str:
+    """The lobby's line on why the game is played in the channel (`why`: `TableSettings.no_thread`)."""
+    return t(lang, "lobby.no_thread", why=t(lang, f"lobby.{why}"))
+
+
+def _with_why(table: Table, line: str) -> str:
+    """`line`, and below it why the game is not in a thread of its own, if it could not have one."""
+    why = table.settings.no_thread
+    return f"{line}\n{why_not_here(table.lang, why)}" if why and table.thread_id is None else line
 
 
 def leader(st: State) -> tuple[str, str]:
@@ -50,7 +67,7 @@ def progress(table: Table) -> str:
     name, worth = leader(st)
     if table.thread_id:
         return t(lang, "lobby.playing", thread=f"<#{table.thread_id}>", turn=st.turn, leader=name, worth=worth)
-    return t(lang, "lobby.playing_here", turn=st.turn, leader=name, worth=worth)
+    return _with_why(table, t(lang, "lobby.playing_here", turn=st.turn, leader=name, worth=worth))
 
 
 def result(table: Table, ended_by: str = "") -> str:
@@ -58,8 +75,8 @@ def result(table: Table, ended_by: str = "") -> str:
     st, lang = table.state, table.lang
     if ended_by or st.winner is None:
         name, worth = leader(st)
-        return t(lang, "lobby.result_ended", who=ended_by, turn=st.turn, leader=name, worth=worth)
-    return t(lang, "lobby.result", seat=seat_label(st, st.winner), turns=st.turn)
+        return _with_why(table, t(lang, "lobby.result_ended", who=ended_by, turn=st.turn, leader=name, worth=worth))
+    return _with_why(table, t(lang, "lobby.result", seat=seat_label(st, st.winner), turns=st.turn))
 
 
 async def show_in_lobby(client: discord.Client, table: Table, line: str) -> None:
