@@ -16,9 +16,11 @@ release that changes these internals fails a test before it reaches a server.
   a `Message` of it; the same callback goes out here without that question, through the interaction's own HTTP
   session (`Interaction._session`), and the response is marked answered the way `edit_message` marks it
   (`InteractionResponse._response_type`).
-- `defer_click`: discord.py answers a rate limit (429) or a server error by waiting and trying again, up to five
-  times. A click has 3 s in all: its deferral goes out once, through the interaction's own HTTP session
-  (`Interaction._session`), and a refusal comes back at once with the wait Discord asked for
+- `defer_click`, `edit_message_once`: discord.py answers a rate limit (429) or a server error by waiting and
+  trying again, up to five times, and a 429 keeps every other request of its bucket waiting meanwhile. A click
+  has 3 s in all, and an edit Discord limits (an old message, 30046) must not hold up the game's other edits
+  in the channel: these two go out once, through the same HTTP session (`Interaction._session`, and the
+  client's `HTTPClient.__session`), and a refusal comes back at once with the wait Discord asked for
   (`Refused.retry_after`); the caller decides whether there is time to try again.
 """
 
@@ -99,6 +101,19 @@ async def edit_message(client: discord.Client, channel_id: int, message_id: int,
                   message_id=message_id)
     with handle_message_parameters(previous_allowed_mentions=previous, **fields) as params:
         await client.http.request(route, **wire.body(params))
+
+
+async def edit_message_once(client: discord.Client, channel_id: int, message_id: int, fields: dict[str, Any]) -> None:
+    """Edit a message as `edit_message` does, once: a refusal (a rate limit included) raises `Refused` at once
+    and holds up no other request."""
+    previous = client.allowed_mentions if "content" in fields else None
+    route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=channel_id,
+                  message_id=message_id)
+    http = client.http
+    headers = {"User-Agent": http.user_agent, "Authorization": f"Bot {http.token}"}
+    with handle_message_parameters(previous_allowed_mentions=previous, **fields) as params:
+        await _once(http._HTTPClient__session, http, "PATCH", route.url, headers=headers,  # type: ignore[attr-defined]
+                    **wire.body(params))
 
 
 def _callback_url(interaction: discord.Interaction) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 
-import aiohttp
 import discord
 
 from bot.face import adapter, components, embeds
@@ -21,6 +20,9 @@ from engine.rules import standings
 
 log = logging.getLogger("turista.game")
 ARCHIVE_MINUTES = 10080  # a week: a game paused over a few days keeps its thread in the list
+# Discord's JSON code for an edit it refuses because the message is over an hour old and the channel has made
+# too many such edits lately ("Try again later"): a lobby message is often that old.
+OLD_MESSAGE_EDITS = 30046
 
 
 async def open_thread(client: discord.Client, storage: Storage, row: GameRow, lobby_id: int,
@@ -79,19 +81,26 @@ def result(table: Table, ended_by: str = "") -> str:
     return _with_why(table, t(lang, "lobby.result", seat=seat_label(st, st.winner), turns=st.turn))
 
 
+def lobby_embed(table: Table, line: str) -> discord.Embed:
+    """The lobby message of a game in play: its seats and rules, and `line` (the game's state or result)."""
+    return embeds.lobby_of(table.game, table.host_id, table.seats, table.settings, table.opened_with, table.lang,
+                           closed=line)
+
+
 async def show_in_lobby(client: discord.Client, table: Table, line: str) -> None:
-    """Edit the lobby message in the channel to show `line` (the game's state or result). The game never
-    waits on it: a lobby deleted or out of reach is only logged."""
+    """Edit the lobby message in the channel to show `line` (the game's state or result), in one request: a
+    refusal raises `bot.face.adapter.Refused` at once (Discord limits the edits of old messages, and a lobby
+    message is often hours old), and no other request of the channel waits on it."""
     lobby = table.lobby
     if lobby is None or lobby.message_id is None:
         return
-    embed = embeds.lobby_of(table.game, table.host_id, table.seats, table.settings, table.opened_with, table.lang,
-                            closed=line)
-    try:
-        await adapter.edit_message(client, lobby.channel_id, lobby.message_id, {
-            "content": None, "embed": embed, "view": None, "allowed_mentions": components.NO_MENTIONS})
-    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
-        log.warning("game %d: the lobby message could not show the game's state: %s", table.game, error)
+    await adapter.edit_message_once(client, lobby.channel_id, lobby.message_id, {
+        "content": None, "embed": lobby_embed(table, line), "view": None, "allowed_mentions": components.NO_MENTIONS})
+
+
+def age(message_id: int) -> float:
+    """Seconds since the message was posted (from its id)."""
+    return (discord.utils.utcnow() - discord.utils.snowflake_time(message_id)).total_seconds()
 
 
 async def remember_lobby(storage: Storage, row: GameRow, lobby_id: int) -> None:
