@@ -33,6 +33,7 @@ status_log = logging.getLogger("turista.status")
 # Threads of the default pool: pictures drawn in the bot's own process (no worker processes) go there; the store
 # has threads of its own (`bot.table.storage`).
 WORKER_THREADS = 8
+PICTURES_READY_WITHIN = 5.0  # seconds the start waits at most for the picture workers (see `setup_hook`)
 
 ComponentHandler = Callable[[discord.Interaction], Awaitable[None]]
 
@@ -88,8 +89,6 @@ class TuristaBot(discord.AutoShardedClient):
         self.storage = Storage(await asyncio.to_thread(Store, self.config.db))
         self.sessions = Sessions(self.config, self.storage, self._face, self._guild_language)
         self.lobby = Lobby(self.config, self.storage, self.sessions.lock_for)
-        # The picture workers start (and warm up, at a lower priority) while the commands sync.
-        pictures.start(self.config.render_workers)
         if self.config.shards and self.storage.store.kind == "sqlite":
             # A file of this process's own keeps its new game ids apart from other processes' files, so
             # the files can later be split or merged (resharding). Harmless on a file several share.
@@ -104,6 +103,12 @@ class TuristaBot(discord.AutoShardedClient):
         else:
             await self.tree.sync()
         log.info("commands synced%s", f" to guild {self.config.dev_guild}" if self.config.dev_guild else "")
+        # Interactions come once the gateway is connected: by then the picture workers (started with the process)
+        # have the likeliest board ready, so a game started the moment the bot is back gets its first table at
+        # once. They are usually ready before this point; a machine too busy for that delays the bot a little.
+        if not await pictures.ready(within=PICTURES_READY_WITHIN):
+            log.warning("pictures: the workers are not ready after %.0f s; connecting without them",
+                        PICTURES_READY_WITHIN)
         if self.config.status_minutes > 0:
             self.status_reports = asyncio.create_task(self._report_status(), name="turista-status")
 

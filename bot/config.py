@@ -38,6 +38,7 @@ class Config:
     log_level: str
     status_minutes: float = 10.0  # how often the running bot logs the status line; 0: never
     render_workers: int | None = None  # processes drawing pictures; None: one per core, 0: a thread of the bot
+    cache: str | None = None  # a folder for what the bot can learn again but keeps to start faster (`default_cache`)
     # Gateway shards: with neither, one process runs every shard Discord recommends. `shards` is the part
     # this process runs (None: all of them); it needs `shard_count`.
     shard_count: int | None = None
@@ -50,6 +51,16 @@ class Config:
     def minute(self) -> float:
         """How many real seconds one minute of a game's clock lasts."""
         return 60.0 * self.time_scale
+
+
+def default_cache() -> str:
+    """Where the bot keeps what it can learn again: systemd's cache directory for the service (`CacheDirectory=`
+    sets $CACHE_DIRECTORY), else the user's cache folder ($XDG_CACHE_HOME, else ~/.cache)."""
+    systemd = os.environ.get("CACHE_DIRECTORY", "").split(":")[0].strip()
+    if systemd:
+        return systemd
+    base = os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "turista")
 
 
 def load_env_file(env_file: str | os.PathLike[str] | None = None) -> None:
@@ -74,6 +85,7 @@ def load_config(env_file: str | os.PathLike[str] | None = None) -> Config:
         log_level=os.environ.get("TURISTA_LOG_LEVEL", "INFO").strip().upper() or "INFO",
         status_minutes=_float("TURISTA_STATUS_MINUTES", 10.0),
         render_workers=_int_or_none("TURISTA_RENDER_WORKERS"),
+        cache=os.environ.get("TURISTA_CACHE", "").strip() or default_cache(),
         local=fast,
     )
     return with_shards(config, os.environ.get("TURISTA_SHARD_COUNT", ""), os.environ.get("TURISTA_SHARDS", ""))

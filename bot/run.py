@@ -176,11 +176,16 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
     if problem:
         sys.stderr.write(problem + "\n")
         return 1
-    from bot.app import build_bot  # discord.py is only imported when there is something to run
+    from bot import pictures
 
-    loop_factory = event_loop_factory()
-    log.info("event loop: %s", "uvloop" if loop_factory is not None else "asyncio")
+    # The picture workers start first: they warm up while discord.py is imported and the bot logs in, so a game
+    # started the moment the bot is back finds them ready (the first table within a second of Start).
+    pictures.start(config.render_workers, cache=config.cache)
     try:
+        from bot.app import build_bot  # discord.py is only imported when there is something to run
+
+        loop_factory = event_loop_factory()
+        log.info("event loop: %s", "uvloop" if loop_factory is not None else "asyncio")
         with asyncio.Runner(loop_factory=loop_factory) as runner:
             runner.run(serve(build_bot(config), config.token))
     except Exception as error:
@@ -190,4 +195,6 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
         code, line = problem
         sys.stderr.write(line + "\n")
         return code
+    finally:
+        pictures.shutdown()
     return 0

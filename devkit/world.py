@@ -363,9 +363,12 @@ TEST_SETTINGS = {
 
 def bot_environment(db: Path | str, extra: dict[str, str] | None = None) -> dict[str, str]:
     """A bot's environment on database `db`: production settings (none of the caller's TURISTA_* or DISCORD_*
-    variables leaks in), then `extra` (`TEST_SETTINGS` for a test)."""
+    variables leaks in), then `extra` (`TEST_SETTINGS` for a test). A database file's folder holds the bot's
+    cache too: a bot under test learns what it keeps there on its own, not from the user's cache."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TURISTA_", "DISCORD_"))}
     env.update({"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "fake-token", "TURISTA_DB": str(db)})
+    if "://" not in str(db):
+        env["TURISTA_CACHE"] = str(Path(db).parent / "cache")
     env.update(extra or {})
     return env
 

@@ -21,6 +21,7 @@ from .models import (
     FakeUser,
     Pings,
 )
+from .old_edits import OldEditLimit
 from .process import BotProcess, launch_module
 from .replies import Reply
 from .server import FakeDiscord
@@ -44,6 +45,7 @@ __all__ = [
     "FakeMessage",
     "FakeRole",
     "FakeUser",
+    "OldEditLimit",
     "Pings",
     "Reply",
     "point_discord_py_at",

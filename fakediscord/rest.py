@@ -449,6 +449,9 @@ class RestApi:
         return await self._edit(request, message)
 
     async def _edit(self, request: web.Request, message: FakeMessage) -> web.Response:
+        limit = self.state.old_edit_limit(message.channel.id)
+        if limit is not None and not limit.allows(message.channel.id, message.id):
+            return limit.refusal()  # Discord's limit, which a bot may meet without a bug: not in `errors`
         body, uploads = await read_body(request)
         merged = {"flags": message.flags, **body}
         if "content" not in body:

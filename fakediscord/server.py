@@ -23,6 +23,7 @@ from .models import (
     FakeRole,
     FakeUser,
 )
+from .old_edits import OldEditLimit
 from .process import BotProcess, launch_module
 from .replies import DEFERRED_CHANNEL_MESSAGE, Reply
 from .rest import RestApi
@@ -315,6 +316,17 @@ class FakeDiscord:
         one until ``fault.clear()`` with ``times=None``. Keyword arguments pin placeholders
         (``channel=channel.id, message=message.id``). See :meth:`fail_next` for the rest."""
         return self._add_fault(Fault(Route(method, route, pinned), status, code, reason, retry_after, times))
+
+    def limit_old_edits(self, budget: int, *, older_than: float = 3600.0, window: float = 3600.0,
+                        retry_after: float = 60.0, channel: FakeChannel | None = None) -> OldEditLimit:
+        """Refuse edits of old messages past a budget, as Discord does (429, JSON code 30046): each channel may
+        edit messages at least ``older_than`` seconds old (by their id) ``budget`` times within any ``window``
+        seconds. With ``channel``, the rule of that channel alone; else of every channel without its own. Edits
+        through the channel's and the interaction webhooks' message routes count; a refusal is listed in the
+        rule's ``refused``, not in :attr:`errors` (a bot may meet the limit without a bug)."""
+        limit = OldEditLimit(budget, older_than, window, retry_after)
+        self.state.old_edit_limits[channel.id if channel is not None else None] = limit
+        return limit
 
     def _add_fault(self, fault: Fault) -> Fault:
         self.faults.pending.append(fault)

@@ -18,6 +18,7 @@ from .models import (
     FakeMessage,
     FakeUser,
 )
+from .old_edits import OldEditLimit
 from .replies import Reply
 from .snowflake import SnowflakeFactory, iso_now
 from .waiting import Notifier
@@ -55,6 +56,12 @@ class State:
         self.recommended_shards = 1  # what GET /gateway/bot tells a client that lets Discord choose
         # (channel, author, nonce) -> the message it made and when: a repeated post returns it (enforce_nonce).
         self.nonces: dict[tuple[int, int, str], tuple[FakeMessage, float]] = {}
+        # Discord's limit on edits of old messages: by channel id, and for every other channel (None).
+        self.old_edit_limits: dict[int | None, OldEditLimit] = {}
+
+    def old_edit_limit(self, channel_id: int) -> OldEditLimit | None:
+        """The limit on edits of old messages in a channel: its own, else every channel's, else none."""
+        return self.old_edit_limits.get(channel_id, self.old_edit_limits.get(None))
 
     @property
     def application_id(self) -> int:

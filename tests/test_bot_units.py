@@ -72,6 +72,22 @@ def test_config_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert config.pace == 0 and config.token == "from-env"
 
 
+def test_the_cache_folder_is_systemds_else_the_users(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from bot.config import default_cache
+
+    monkeypatch.delenv("CACHE_DIRECTORY", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert default_cache() == str(tmp_path / ".cache" / "turista")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache() == str(tmp_path / "xdg" / "turista")
+    monkeypatch.setenv("CACHE_DIRECTORY", "/var/cache/turista")  # the unit's CacheDirectory=turista
+    assert default_cache() == "/var/cache/turista"
+    monkeypatch.setenv("TURISTA_CACHE", str(tmp_path / "mine"))
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    assert load_config().cache == str(tmp_path / "mine")
+
+
 def test_without_a_token_the_bot_explains_and_exits_2(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TURISTA_", "DISCORD_"))}
     env["PYTHONPATH"] = str(ROOT)
@@ -368,26 +384,51 @@ def test_the_lobby_line_names_the_winner_or_who_ended_the_game() -> None:
 
 
 class _Response:
-    """The part of `discord.InteractionResponse` a `ClickAnswer` uses: deferrals, each taking a moment."""
+    """The part of `discord.InteractionResponse` a `ClickAnswer` uses: deferrals, each taking a moment, refused
+    first with `refusals` (a status and the wait asked) if any."""
 
-    def __init__(self) -> None:
+    def __init__(self, refusals: tuple[tuple[int, float], ...] = ()) -> None:
         self.deferrals = 0
+        self.tries: list[float] = []  # when each deferral was sent (loop time)
+        self.refusals = list(refusals)
 
     def is_done(self) -> bool:
         return self.deferrals > 0
 
     async def defer(self) -> None:
+        self.tries.append(asyncio.get_running_loop().time())
         await asyncio.sleep(0.01)
+        if self.refusals:
+            from bot.face.adapter import Refused
+
+            status, wait = self.refusals.pop(0)
+            raise Refused(_Refusal(status), {"message": "refused", "code": 0, "retry_after": wait})
         self.deferrals += 1
 
 
+class _Refusal:
+    def __init__(self, status: int) -> None:
+        self.status, self.reason, self.headers = status, "refused", {}
+
+
 class _Click:
-    def __init__(self) -> None:
+    def __init__(self, refusals: tuple[tuple[int, float], ...] = ()) -> None:
         self.message = discord.Object(42)
-        self.response = _Response()
+        self.response = _Response(refusals)
 
 
-async def test_a_click_answered_by_its_message_edit_is_never_deferred() -> None:
+@pytest.fixture
+def deferring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click's deferral goes to its `_Response` (as `bot.face.adapter.defer_click` sends it to Discord)."""
+    from bot.face import adapter
+
+    async def defer_click(interaction: _Click, within: float | None = None) -> None:
+        await interaction.response.defer()
+
+    monkeypatch.setattr(adapter, "defer_click", defer_click)
+
+
+async def test_a_click_answered_by_its_message_edit_is_never_deferred(deferring: None) -> None:
     from bot.face.replies import ClickAnswer
 
     click = _Click()
@@ -399,7 +440,7 @@ async def test_a_click_answered_by_its_message_edit_is_never_deferred() -> None:
     assert click.response.deferrals == 0
 
 
-async def test_a_click_not_answered_in_time_is_deferred_once() -> None:
+async def test_a_click_not_answered_in_time_is_deferred_once(deferring: None) -> None:
     from bot.face.replies import ClickAnswer
 
     click = _Click()
@@ -412,7 +453,7 @@ async def test_a_click_not_answered_in_time_is_deferred_once() -> None:
     assert click.response.deferrals == 1
 
 
-async def test_an_action_that_edits_another_message_defers_the_click_at_its_end() -> None:
+async def test_an_action_that_edits_another_message_defers_the_click_at_its_end(deferring: None) -> None:
     from bot.face.replies import ClickAnswer
 
     click = _Click()
@@ -421,6 +462,34 @@ async def test_an_action_that_edits_another_message_defers_the_click_at_its_end(
     assert click.response.deferrals == 1
     await asyncio.sleep(0)
     assert not answer.take(42)
+
+
+async def test_a_refused_deferral_is_tried_again_only_while_it_can_be_in_time(
+        deferring: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from bot.face import replies
+
+    monkeypatch.setattr(replies, "ANSWER_DEADLINE", 0.5)
+    # A server error, then a rate limit asking 0.1 s: tried again soon, then after the wait asked; in time.
+    click = _Click(refusals=((500, 0.0), (429, 0.1)))
+    answer = replies.ClickAnswer(click, within=0.0)  # type: ignore[arg-type]
+    await asyncio.sleep(0.005)  # the deferral has started
+    await answer.release()
+    first, *again = click.response.tries
+    assert click.response.deferrals == 1 and len(again) == 2
+    assert again[0] - first >= replies.RETRY_SOON and again[1] - again[0] >= 0.1
+    # A rate limit asking more than is left of the time: the click is not deferred late, and the log says so.
+    click = _Click(refusals=((429, 0.6),))
+    answer = replies.ClickAnswer(click, within=0.0)  # type: ignore[arg-type]
+    await asyncio.sleep(0.005)
+    await answer.release()
+    assert len(click.response.tries) == 1 and click.response.deferrals == 0
+    assert "not answered within Discord's 3 s (429 refused)" in caplog.text
+    # An action over after the time is up sends no deferral at all.
+    click = _Click()
+    answer = replies.ClickAnswer(click, within=5.0)  # type: ignore[arg-type]
+    await asyncio.sleep(0.55)
+    await answer.settle()
+    assert click.response.tries == [] and "the action took too long" in caplog.text
 
 
 @pytest.mark.parametrize("edition", ["turismundo", "monopolio"])

@@ -37,6 +37,7 @@ def test_the_bot_unit_restarts_reads_the_env_stops_gracefully_and_keeps_state() 
     assert service["KillSignal"] == "SIGTERM"  # bot.run turns it into a graceful close
     assert int(service["TimeoutStopSec"]) > 5  # Sessions.close waits up to 5 s for the actions in progress
     assert service["StateDirectory"] == "turista" and service["WorkingDirectory"] == "%S/turista"
+    assert service["CacheDirectory"] == "turista"  # the pictures' palettes, kept between restarts
 
 
 def test_the_backup_runs_every_night_with_the_store_command() -> None:

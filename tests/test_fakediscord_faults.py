@@ -102,3 +102,46 @@ async def test_a_delay_holds_each_request_for_a_while(
     assert await sent == 200
     fake.clear_faults()
     assert await post(http, fake, uno, "fast") == 200
+
+
+async def edit(http: aiohttp.ClientSession, fake: FakeDiscord, channel: FakeChannel,
+               message_id: int) -> tuple[int, dict]:
+    url = f"{fake.base_url}/channels/{channel.id}/messages/{message_id}"
+    async with http.patch(url, json={"content": "edited"}) as answer:
+        return answer.status, await answer.json()
+
+
+async def test_edits_of_old_messages_are_refused_past_a_budget_per_channel(
+    fake: FakeDiscord, channels: tuple[FakeChannel, FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    uno, dos = channels
+    for channel in (uno, dos, uno):
+        assert await post(http, fake, channel, "old") == 200
+    old_uno, old_dos = fake.messages(uno)[0], fake.messages(dos)[0]
+    await asyncio.sleep(0.3)
+    assert await post(http, fake, uno, "new") == 200
+    young = fake.messages(uno)[-1]
+    limit = fake.limit_old_edits(2, older_than=0.2, window=60, retry_after=30)
+
+    statuses = [(await edit(http, fake, uno, old_uno.id))[0] for _ in range(2)]
+    status, body = await edit(http, fake, uno, fake.messages(uno)[1].id)  # another old message: the same budget
+    assert statuses == [200, 200] and status == 429
+    assert body["code"] == 30046 and body["retry_after"] == 30 and "older than 1 hour" in body["message"]
+    assert (await edit(http, fake, dos, old_dos.id))[0] == 200  # every channel has a budget of its own
+    assert (await edit(http, fake, uno, young.id))[0] == 200  # a young message is not counted
+    assert limit.refused == [(uno.id, fake.messages(uno)[1].id)] and fake.errors == []
+
+    own = fake.limit_old_edits(0, older_than=0.2, channel=dos)  # a channel's own rule wins over every channel's
+    assert (await edit(http, fake, dos, old_dos.id))[0] == 429 and own.refused == [(dos.id, old_dos.id)]
+
+
+async def test_an_old_edit_counts_no_more_once_its_window_is_over(
+    fake: FakeDiscord, channels: tuple[FakeChannel, FakeChannel], http: aiohttp.ClientSession
+) -> None:
+    uno, _ = channels
+    assert await post(http, fake, uno, "old") == 200
+    message = fake.messages(uno)[0]
+    fake.limit_old_edits(1, older_than=0.0, window=0.5)
+    assert [(await edit(http, fake, uno, message.id))[0] for _ in range(2)] == [200, 429]
+    await asyncio.sleep(0.6)
+    assert (await edit(http, fake, uno, message.id))[0] == 200

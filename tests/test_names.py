@@ -8,15 +8,19 @@ import unicodedata
 import pytest
 
 from bot.table.names import MAX_LENGTH, ZWSP, clean, inert, player_name, safe, unique
+from engine.i18n import LANGUAGES, catalogue, fill
 
 # What Discord would turn into a pill, a ping, a link or formatting in message text.
 MENTION = re.compile(r"<(@[!&]?|#|/[\w -]+:|t:|a?:\w+:)\d*")
 MASS = re.compile(r"@(everyone|here)", re.IGNORECASE)
 MARKDOWN = re.compile(r"(\*\*?|__?|~~|\|\||`)[^*_~|`]+\1|\[[^\]]+\]\([^)]+\)|https?://|^\s*(#|>|-|\+|\d+\.)\s")
+# A backslash escapes the character after it (anything but a letter, a digit or a space), and at the end of a
+# name the text that follows it: the `**` that closes a bold name.
+ESCAPE = re.compile(r"\\(?:[^0-9A-Za-z\s]|$)")
 
 
 def acts_in_discord(name: str) -> bool:
-    return bool(MENTION.search(name) or MASS.search(name) or MARKDOWN.search(name))
+    return bool(MENTION.search(name) or MASS.search(name) or MARKDOWN.search(name) or ESCAPE.search(name))
 
 
 def shown(name: str) -> str:
@@ -24,13 +28,28 @@ def shown(name: str) -> str:
     return name.replace(ZWSP, "")
 
 
-@pytest.mark.parametrize("raw", [
+# Names that would act in Discord text: mentions, pings, markdown, links, headings, escapes.
+ACTING = [
     "<@123456789012345678>", "<@!123456789012345678>", "<@&123456789012345678>", "<#123456789012345678>",
     "</turista new:123456789012345678>", "<t:1700000000:R>", "<:pepe:123456789012345678>",
     "<a:dance:123456789012345678>", "@everyone", "@here", "Beto @Everyone", "**Ana**", "__Ana__", "~~Ana~~",
     "||Ana||", "`Ana`", "[gratis](https://example.com)", "https://example.com", "# Ana", "> Ana", "- Ana",
-    "1. Ana", "Ana *y* Beto",
-])
+    "1. Ana", "Ana *y* Beto", "Beto\\", "\\*\\*Ana\\*\\*", "Ana\\_Beto\\_",
+]
+# Names that hide, reverse or break a line.
+INVISIBLE = [
+    "\u202eAna", "Ana\u202e olleH", "\u2066Ana\u2069", "\u200fAna\u200e", "A\u200bn\u200da\u2060", "Ana\u00ad",
+    "An\u0000a\u0007", "Ana\nBeto", "Ana\u2028Beto", "Ana\tBeto",
+]
+# Names with nothing visible at all.
+BLANK = [
+    "", " ", "\u200b\u200b\u200b", "\u3164\u3164", "\u2800", "\u115f\u1160", "\u202e", "\ufe0f\u200d", "\u0301\u0301",
+    "\u00a0\u2003\u3000",
+]
+HOSTILE = ACTING + INVISIBLE + BLANK
+
+
+@pytest.mark.parametrize("raw", ACTING)
 def test_nothing_in_a_name_acts_in_discord(raw: str) -> None:
     assert acts_in_discord(raw)
     name = safe(raw)
@@ -46,10 +65,7 @@ def test_inert_names_look_like_what_was_typed() -> None:
     assert safe("Zoë 🎲") == "Zoë 🎲"
 
 
-@pytest.mark.parametrize("raw", [
-    "\u202eAna", "Ana\u202e olleH", "\u2066Ana\u2069", "\u200fAna\u200e", "A\u200bn\u200da\u2060", "Ana\u00ad",
-    "An\u0000a\u0007", "Ana\nBeto", "Ana\u2028Beto", "Ana\tBeto",
-])
+@pytest.mark.parametrize("raw", INVISIBLE)
 def test_controls_and_invisible_characters_are_dropped(raw: str) -> None:
     name = clean(raw)
     assert all(unicodedata.category(c)[0] != "C" for c in name), repr(name)
@@ -57,10 +73,7 @@ def test_controls_and_invisible_characters_are_dropped(raw: str) -> None:
     assert name.replace(" ", "") in {"Ana", "AnaolleH", "AnaBeto"}
 
 
-@pytest.mark.parametrize("raw", [
-    "", " ", "\u200b\u200b\u200b", "\u3164\u3164", "\u2800", "\u115f\u1160", "\u202e", "\ufe0f\u200d", "\u0301\u0301",
-    "\u00a0\u2003\u3000",
-])
+@pytest.mark.parametrize("raw", BLANK)
 def test_a_name_with_nothing_visible_falls_back(raw: str) -> None:
     assert clean(raw) == ""
     assert player_name([raw, None, "ana_g"], 1234567) == "ana\u2017g"
@@ -91,7 +104,7 @@ def test_look_alike_names_are_told_apart() -> None:
 def test_the_pictures_draw_every_character_a_name_is_given() -> None:
     from render.fonts import FILES, drawable, font
 
-    name = safe("_*~|`x")
+    name = safe("_*~|`\\x")
     assert drawable(name) == name
     for weight in FILES:
         for char in name:
@@ -101,3 +114,45 @@ def test_the_pictures_draw_every_character_a_name_is_given() -> None:
 def test_inert_keeps_ordinary_names_unchanged() -> None:
     for name in ("Ana", "Don Ramón", "Doña Florinda", "El Profe", "李小龙", "محمد", "Ana-María", "O'Brien", "Ana (2)"):
         assert inert(name) == name
+
+
+# -- in the catalogues' bold -----------------------------------------------------------------------------------
+NAME_FIELDS = ("seat", "who", "proposer", "target")  # the catalogues' fields that hold a player's name
+BOLD_NAME = re.compile(r"\*\*[^*]*\{(?:" + "|".join(NAME_FIELDS) + r")[}:][^*]*\*\*")
+FIELD = re.compile(r"\{(\w+)(?::[^{}]*)?\}")
+
+
+def bold_marks(text: str) -> int:
+    """The `**` that act in `text` as Discord reads it: a backslash makes the character after it plain (unless
+    it is a letter, a digit or a space), so an escaped `*` is no mark."""
+    marks, i = 0, 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text) and not (text[i + 1].isalnum() or text[i + 1].isspace()):
+            i += 2
+        elif text.startswith("**", i):
+            marks, i = marks + 1, i + 2
+        else:
+            i += 1
+    return marks
+
+
+def wrapping_a_name() -> list[tuple[str, str, str]]:
+    """(language, key, template) of every catalogue text that puts a name in bold."""
+    return [(lang, key, pattern) for lang in LANGUAGES for key, pattern in catalogue(lang).items()
+            if isinstance(pattern, str) and BOLD_NAME.search(pattern)]
+
+
+def test_the_catalogues_put_names_in_bold() -> None:
+    keys = {key for _, key, _ in wrapping_a_name()}
+    assert {"bot.status.title", "bot.status.overview_row", "bot.table.over", "bot.over.title"} <= keys, keys
+
+
+@pytest.mark.parametrize("raw", HOSTILE)
+def test_a_bold_name_stays_bold_whatever_the_name(raw: str) -> None:
+    name = player_name([raw], 1234567)
+    for lang, key, pattern in wrapping_a_name():
+        params = {field: name if field in NAME_FIELDS else 2 for field in FIELD.findall(pattern)}
+        plain = {field: "Ana" if field in NAME_FIELDS else 2 for field in params}
+        shown = fill(lang, pattern, params)
+        assert bold_marks(shown) == bold_marks(fill(lang, pattern, plain)), (lang, key, shown)
+        assert bold_marks(shown) % 2 == 0, (lang, key, shown)

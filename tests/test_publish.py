@@ -261,3 +261,36 @@ async def test_a_decision_that_is_over_loses_its_buttons_and_its_record(host: Ho
     await owner_of(host, owner.gid).restore()
     assert [(m, e["components"], "embeds" in e) for m, e in host.channel.edits] == [(88, [], False)]
     assert set(host.store.messages(owner.gid)) == {"table"}
+
+
+async def test_the_lobby_of_a_long_game_tells_its_state_less_often(host: Host,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lobby message older than an hour is one whose edits Discord limits: its line changes every ten minutes,
+    not every minute, and not at all for a while after Discord refused it."""
+    import time
+    from dataclasses import replace
+    from datetime import timedelta
+
+    from bot.face import publisher as module
+    from bot.store import MessageRow
+
+    owner = a_game(host)
+    shown: list[str] = []
+    monkeypatch.setattr(owner.publisher, "_in_lobby", lambda table, line, final=False: shown.append(line))
+
+    def progress(age: float, since_last: float) -> bool:
+        """Whether a lobby message `age` seconds old, last edited `since_last` seconds ago, is edited now."""
+        posted = discord.utils.utcnow() - timedelta(seconds=age)
+        lobby = MessageRow("lobby", CHANNEL, discord.utils.time_snowflake(posted), 0)
+        owner.publisher.lobby_shown = time.monotonic() - since_last
+        before = len(shown)
+        owner.publisher._show_progress(replace(owner.table(), lobby=lobby))
+        return len(shown) > before
+
+    young, old = 600.0, module.OLD_MESSAGE + 60
+    assert progress(young, module.LOBBY_EVERY + 1) and not progress(young, module.LOBBY_EVERY - 5)
+    assert progress(old, module.LOBBY_EVERY_OLD + 1) and not progress(old, module.LOBBY_EVERY_OLD - 5)
+    owner.publisher.lobby_refused = time.monotonic() - module.LOBBY_REFUSED_PAUSE + 60
+    assert not progress(old, module.LOBBY_EVERY_OLD + 1) and not progress(young, module.LOBBY_EVERY + 1)
+    owner.publisher.lobby_refused = time.monotonic() - module.LOBBY_REFUSED_PAUSE - 1
+    assert progress(old, module.LOBBY_EVERY_OLD + 1)

@@ -16,6 +16,12 @@ release that changes these internals fails a test before it reaches a server.
   a `Message` of it; the same callback goes out here without that question, through the interaction's own HTTP
   session (`Interaction._session`), and the response is marked answered the way `edit_message` marks it
   (`InteractionResponse._response_type`).
+- `defer_click`, `edit_message_once`: discord.py answers a rate limit (429) or a server error by waiting and
+  trying again, up to five times, and a 429 keeps every other request of its bucket waiting meanwhile. A click
+  has 3 s in all, and an edit Discord limits (an old message, 30046) must not hold up the game's other edits
+  in the channel: these two go out once, through the same HTTP session (`Interaction._session`, and the
+  client's `HTTPClient.__session`), and a refusal comes back at once with the wait Discord asked for
+  (`Refused.retry_after`); the caller decides whether there is time to try again.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import aiohttp
 import discord
 from discord.http import Route, handle_message_parameters, json_or_text
 from discord.webhook.async_ import interaction_message_response_params
@@ -35,6 +42,32 @@ CLICKED_MESSAGE_FIELDS = ("id", "channel_id", "guild_id", "type", "content", "fl
                           "webhook_id", "application_id", "edited_timestamp", "pinned", "tts", "mention_everyone",
                           "mentions", "mention_roles")
 LEFT_OUT = {"embeds": [], "attachments": [], "components": []}  # the message's parts the bot never reads
+
+
+class Refused(discord.HTTPException):
+    """Discord refused a request the bot sent once (a 403 or 404 raises `discord.Forbidden` or `discord.NotFound`,
+    as discord.py does); `retry_after`: the seconds it asked to wait (a 429), else 0."""
+
+    def __init__(self, response: aiohttp.ClientResponse, message: str | dict[str, Any] | None) -> None:
+        super().__init__(response, message)
+        asked = message.get("retry_after") if isinstance(message, dict) else response.headers.get("Retry-After")
+        try:
+            self.retry_after = max(0.0, float(asked or 0))
+        except (TypeError, ValueError):
+            self.retry_after = 0.0
+
+
+async def _once(session: aiohttp.ClientSession, http: Any, method: str, url: str, *, within: float | None = None,
+                **kwargs: Any) -> None:
+    """One request, no retry; raises `Refused` for anything but a success, `TimeoutError` after `within` seconds."""
+    if within is not None:
+        kwargs["timeout"] = aiohttp.ClientTimeout(total=max(0.0, within))
+    async with session.request(method, url, proxy=http.proxy, proxy_auth=http.proxy_auth, **kwargs) as response:
+        if response.status >= 300:
+            data = await json_or_text(response)
+            if response.status in (403, 404):  # as discord.py raises them
+                raise (discord.Forbidden if response.status == 403 else discord.NotFound)(response, data)
+            raise Refused(response, data)
 
 
 def lighter_clicks(client: discord.Client) -> None:
@@ -70,16 +103,39 @@ async def edit_message(client: discord.Client, channel_id: int, message_id: int,
         await client.http.request(route, **wire.body(params))
 
 
+async def edit_message_once(client: discord.Client, channel_id: int, message_id: int, fields: dict[str, Any]) -> None:
+    """Edit a message as `edit_message` does, once: a refusal (a rate limit included) raises `Refused` at once
+    and holds up no other request."""
+    previous = client.allowed_mentions if "content" in fields else None
+    route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=channel_id,
+                  message_id=message_id)
+    http = client.http
+    headers = {"User-Agent": http.user_agent, "Authorization": f"Bot {http.token}"}
+    with handle_message_parameters(previous_allowed_mentions=previous, **fields) as params:
+        await _once(http._HTTPClient__session, http, "PATCH", route.url, headers=headers,  # type: ignore[attr-defined]
+                    **wire.body(params))
+
+
+def _callback_url(interaction: discord.Interaction) -> str:
+    return f"{Route.BASE}/interactions/{interaction.id}/{interaction.token}/callback"
+
+
 async def answer_with_edit(interaction: discord.Interaction, fields: dict[str, Any]) -> None:
     """Answer a click with the edit of its message (`fields` as for `InteractionResponse.edit_message`), without
-    asking for the edited message back (Discord then answers 204). A refusal raises `discord.HTTPException`."""
+    asking for the edited message back (Discord then answers 204). A refusal raises `Refused`."""
     update = discord.InteractionResponseType.message_update
     params = interaction_message_response_params(
         type=update.value, previous_allowed_mentions=interaction.client.allowed_mentions, **fields)
-    url = f"{Route.BASE}/interactions/{interaction.id}/{interaction.token}/callback"
-    http = interaction.client.http
-    async with interaction._session.request("POST", url, proxy=http.proxy, proxy_auth=http.proxy_auth,
-                                            **wire.body(params)) as response:
-        if response.status >= 300:
-            raise discord.HTTPException(response, await json_or_text(response))
+    await _once(interaction._session, interaction.client.http, "POST", _callback_url(interaction),
+                **wire.body(params))
     interaction.response._response_type = update
+
+
+async def defer_click(interaction: discord.Interaction, within: float | None = None) -> None:
+    """Acknowledge a click without changing its message yet (what `InteractionResponse.defer` does for a
+    component), once: a refusal raises `Refused` at once, with the wait Discord asked for; no answer within
+    `within` seconds raises `TimeoutError`."""
+    deferred = discord.InteractionResponseType.deferred_message_update
+    await _once(interaction._session, interaction.client.http, "POST", _callback_url(interaction), within=within,
+                json={"type": deferred.value})
+    interaction.response._response_type = deferred

@@ -45,6 +45,12 @@ RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # seconds between tries of a post or an edi
 ENDED_AUCTION = ("auction_won", "auction_unsold")
 ENDED_OFFER = ("trade_done", "trade_rejected", "trade_cancelled")
 LOBBY_EVERY = 60.0  # seconds between two updates of the game's state on its lobby message
+# Discord limits the edits of messages older than an hour (JSON code 30046; it does not publish the numbers),
+# and a long game's lobby message is such a message: it tells the game's state less often, and after a refusal
+# not at all for a while. The game's result still reaches the channel: in a new message if the edit is refused.
+OLD_MESSAGE = 3600.0
+LOBBY_EVERY_OLD = 600.0
+LOBBY_REFUSED_PAUSE = 3600.0
 # What showing may fail with, Discord (or the network) and the database, once the move is recorded.
 PUBLISH_ERRORS = (discord.HTTPException, StoreError, TimeoutError, aiohttp.ClientError, OSError)
 Edit = Callable[[Table], Awaitable[dict[str, Any]]]
@@ -78,6 +84,7 @@ class Publisher:
         self.turn_events: list[dict] = []  # what happened in the turn the table shows
         self.narration = embeds.Narration()  # the sentences of `turn_events`
         self.lobby_shown = 0.0  # when the lobby message last showed the game's state (monotonic)
+        self.lobby_refused: float | None = None  # when Discord last refused to edit it as an old message (monotonic)
         self._background: set[asyncio.Task[None]] = set()  # lobby lines being shown, kept alive until they end
 
     # -- the face ------------------------------------------------------------------------------------------
@@ -142,7 +149,7 @@ class Publisher:
                     await adapter.edit_message(self.client, row.channel_id, row.message_id, {"view": None})
         st = table.state
         await self._announce(table, t(table.lang, "over.ended", who=ended_by), standings(st, edition_of(st)))
-        self._in_lobby(table, threads.result(table, ended_by))
+        self._in_lobby(table, threads.result(table, ended_by), final=True)
 
     async def close(self) -> None:
         """Let the lobby lines under way finish (the process stops, and its HTTP session with it)."""
@@ -180,23 +187,68 @@ class Publisher:
             await self._show_table(table, answer, live=st.phase != "over")
         if st.phase == "over":
             await self._announce(table, t(table.lang, "over.title", seat=seat_label(st, st.winner)), st.standings)
-            self._in_lobby(table, threads.result(table))
+            self._in_lobby(table, threads.result(table), final=True)
 
     def _show_progress(self, table: Table) -> None:
         """Now and then, the lobby message in the channel tells how the game goes (in the background: no click
-        waits for it)."""
+        waits for it); less often once it is an old message, and not while Discord refuses such edits."""
+        lobby = table.lobby
+        if lobby is None or lobby.message_id is None or self._lobby_refused():
+            return
         now = time.monotonic()
-        if table.lobby is None or now - self.lobby_shown < LOBBY_EVERY:
+        every = LOBBY_EVERY_OLD if threads.age(lobby.message_id) >= OLD_MESSAGE else LOBBY_EVERY
+        if now - self.lobby_shown < every:
             return
         self.lobby_shown = now
         self._in_lobby(table, threads.progress(table))
 
-    def _in_lobby(self, table: Table, line: str) -> None:
-        """Show `line` on the lobby message, in the background: the game never waits on it."""
-        task = asyncio.create_task(threads.show_in_lobby(self.client, table, line),
-                                   name=f"turista-lobby-{self.game}")
+    def _lobby_refused(self) -> bool:
+        """Whether Discord refused to edit the lobby message, an old message, less than `LOBBY_REFUSED_PAUSE` ago."""
+        return self.lobby_refused is not None and time.monotonic() - self.lobby_refused < LOBBY_REFUSED_PAUSE
+
+    def _in_lobby(self, table: Table, line: str, *, final: bool = False) -> None:
+        """Show `line` on the lobby message, in the background: the game never waits on it. `final`: the game's
+        result, which reaches the channel in a new message if the lobby message cannot show it."""
+        task = asyncio.create_task(self._show_in_lobby(table, line, final), name=f"turista-lobby-{self.game}")
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    async def _show_in_lobby(self, table: Table, line: str, final: bool) -> None:
+        """Edit the lobby message once, never again on a refusal; a result it cannot show goes to a new message
+        in the channel, if the game was played in a thread (a game played in the channel has its standings there
+        already)."""
+        if not self._lobby_refused():
+            try:
+                await threads.show_in_lobby(self.client, table, line)
+                return
+            except discord.HTTPException as error:
+                if error.code == threads.OLD_MESSAGE_EDITS:
+                    if self.lobby_refused is None:  # said once per game: it stays so for hours
+                        log.warning("game %d: Discord refuses to edit the lobby message, an old one (%s; code %d): "
+                                    "it shows the game's state less often now, and its result in a new message if "
+                                    "need be", self.game, _short(error), error.code)
+                    self.lobby_refused = time.monotonic()
+                else:
+                    log.warning("game %d: the lobby message could not show the game's state: %s", self.game,
+                                _short(error))
+                    if error.status != 404:  # a lobby message deleted: the result goes to a new one
+                        return
+            except (aiohttp.ClientError, TimeoutError) as error:
+                log.warning("game %d: the lobby message could not show the game's state: %s", self.game,
+                            _short(error))
+                return
+        if final and table.thread_id is not None:
+            await self._post_result(table, line)
+
+    async def _post_result(self, table: Table, line: str) -> None:
+        """The game's result as a new message in its channel, where the lobby message could not show it."""
+        key = nonce(self.game, "result", table.state.version, table.lobby.message_id if table.lobby else None)
+        try:
+            await adapter.send_message(self.client, table.channel_id, {
+                "embed": threads.lobby_embed(table, line), "nonce": key, "allowed_mentions": components.NO_MENTIONS})
+            log.info("game %d: its result went to a new message in channel %d", self.game, table.channel_id)
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            log.warning("game %d: the channel could not be told the game's result: %s", self.game, _short(error))
 
     @staticmethod
     def _mentions(table: Table) -> discord.AllowedMentions:

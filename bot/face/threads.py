@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 
-import aiohttp
 import discord
 
 from bot.face import adapter, components, embeds
@@ -14,29 +13,49 @@ from bot.face.i18n import t
 from bot.face.texts import cash, seat_label
 from bot.store import GameRow, StoreError
 from bot.table.face import Table
+from bot.table.settings import TableSettings
 from bot.table.storage import Storage
 from engine import State, edition_of
 from engine.rules import standings
 
 log = logging.getLogger("turista.game")
 ARCHIVE_MINUTES = 10080  # a week: a game paused over a few days keeps its thread in the list
+# Discord's JSON code for an edit it refuses because the message is over an hour old and the channel has made
+# too many such edits lately ("Try again later"): a lobby message is often that old.
+OLD_MESSAGE_EDITS = 30046
 
 
 async def open_thread(client: discord.Client, storage: Storage, row: GameRow, lobby_id: int,
                       lang: str) -> tuple[int | None, str]:
     """Start the game's thread from the lobby message: its id (None when the game stays in the channel) and
-    what the lobby says about it."""
+    what the lobby says about it. Either is kept with the game: the thread, or why there is none, which the
+    lobby message then tells for the game's whole life (`progress`, `result`)."""
     lobby = client.get_partial_messageable(row.channel_id, guild_id=row.guild_id).get_partial_message(lobby_id)
     try:
         thread = await lobby.create_thread(name=t(lang, "lobby.thread_name", number=row.id),
                                            auto_archive_duration=ARCHIVE_MINUTES)
     except (discord.HTTPException, ValueError) as error:
         log.warning("game %d: no thread, the game stays in channel %d: %s", row.id, row.channel_id, error)
-        why = "lobby.no_thread_permission" if isinstance(error, discord.Forbidden) else "lobby.no_thread_error"
-        return None, t(lang, "lobby.no_thread", why=t(lang, why))
+        why = "no_thread_permission" if isinstance(error, discord.Forbidden) else "no_thread_error"
+        try:
+            await storage.update_settings(row.id, TableSettings(row.settings).without_thread(why).values)
+        except StoreError as stored:
+            log.warning("game %d: why it has no thread was not kept: %s", row.id, stored.code)
+        return None, why_not_here(lang, why)
     await storage.set_thread(row.id, thread.id)
     log.info("game %d: played in thread %d", row.id, thread.id)
     return thread.id, ""
+
+
+def why_not_here(lang: str, why: str) -> str:
+    """The lobby's line on why the game is played in the channel (`why`: `TableSettings.no_thread`)."""
+    return t(lang, "lobby.no_thread", why=t(lang, f"lobby.{why}"))
+
+
+def _with_why(table: Table, line: str) -> str:
+    """`line`, and below it why the game is not in a thread of its own, if it could not have one."""
+    why = table.settings.no_thread
+    return f"{line}\n{why_not_here(table.lang, why)}" if why and table.thread_id is None else line
 
 
 def leader(st: State) -> tuple[str, str]:
@@ -50,7 +69,7 @@ def progress(table: Table) -> str:
     name, worth = leader(st)
     if table.thread_id:
         return t(lang, "lobby.playing", thread=f"<#{table.thread_id}>", turn=st.turn, leader=name, worth=worth)
-    return t(lang, "lobby.playing_here", turn=st.turn, leader=name, worth=worth)
+    return _with_why(table, t(lang, "lobby.playing_here", turn=st.turn, leader=name, worth=worth))
 
 
 def result(table: Table, ended_by: str = "") -> str:
@@ -58,23 +77,30 @@ def result(table: Table, ended_by: str = "") -> str:
     st, lang = table.state, table.lang
     if ended_by or st.winner is None:
         name, worth = leader(st)
-        return t(lang, "lobby.result_ended", who=ended_by, turn=st.turn, leader=name, worth=worth)
-    return t(lang, "lobby.result", seat=seat_label(st, st.winner), turns=st.turn)
+        return _with_why(table, t(lang, "lobby.result_ended", who=ended_by, turn=st.turn, leader=name, worth=worth))
+    return _with_why(table, t(lang, "lobby.result", seat=seat_label(st, st.winner), turns=st.turn))
+
+
+def lobby_embed(table: Table, line: str) -> discord.Embed:
+    """The lobby message of a game in play: its seats and rules, and `line` (the game's state or result)."""
+    return embeds.lobby_of(table.game, table.host_id, table.seats, table.settings, table.opened_with, table.lang,
+                           closed=line)
 
 
 async def show_in_lobby(client: discord.Client, table: Table, line: str) -> None:
-    """Edit the lobby message in the channel to show `line` (the game's state or result). The game never
-    waits on it: a lobby deleted or out of reach is only logged."""
+    """Edit the lobby message in the channel to show `line` (the game's state or result), in one request: a
+    refusal raises `bot.face.adapter.Refused` at once (Discord limits the edits of old messages, and a lobby
+    message is often hours old), and no other request of the channel waits on it."""
     lobby = table.lobby
     if lobby is None or lobby.message_id is None:
         return
-    embed = embeds.lobby_of(table.game, table.host_id, table.seats, table.settings, table.opened_with, table.lang,
-                            closed=line)
-    try:
-        await adapter.edit_message(client, lobby.channel_id, lobby.message_id, {
-            "content": None, "embed": embed, "view": None, "allowed_mentions": components.NO_MENTIONS})
-    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
-        log.warning("game %d: the lobby message could not show the game's state: %s", table.game, error)
+    await adapter.edit_message_once(client, lobby.channel_id, lobby.message_id, {
+        "content": None, "embed": lobby_embed(table, line), "view": None, "allowed_mentions": components.NO_MENTIONS})
+
+
+def age(message_id: int) -> float:
+    """Seconds since the message was posted (from its id)."""
+    return (discord.utils.utcnow() - discord.utils.snowflake_time(message_id)).total_seconds()
 
 
 async def remember_lobby(storage: Storage, row: GameRow, lobby_id: int) -> None:

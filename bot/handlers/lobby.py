@@ -13,7 +13,7 @@ import discord
 
 from bot import pictures
 from bot.client import bot_of
-from bot.face import components, embeds, threads
+from bot.face import adapter, components, embeds, threads
 from bot.face.buttons import confirmation, lobby_view, settings_view
 from bot.face.i18n import lang_of, t
 from bot.face.replies import error_text, refuse, say
@@ -81,9 +81,14 @@ async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str |
             return
     if row.table_message_id is not None:
         try:
-            await bot.get_partial_messageable(row.channel_id).get_partial_message(row.table_message_id).edit(
-                content=None, embed=embed, view=view, allowed_mentions=components.NO_MENTIONS)
-        except discord.NotFound:
+            # Once: an old lobby Discord will not edit any more (30046) must not keep the channel's lock for the
+            # waits discord.py would spend trying again.
+            await adapter.edit_message_once(bot, row.channel_id, row.table_message_id, {
+                "content": None, "embed": embed, "view": view, "allowed_mentions": components.NO_MENTIONS})
+        except discord.HTTPException as error:
+            if not isinstance(error, discord.NotFound) and error.code != threads.OLD_MESSAGE_EDITS:
+                raise
+            log.info("game %d: the lobby message cannot be edited (%s); a new one replaces it", row.id, error)
             row.table_message_id = None
     if row.table_message_id is None:
         message = await bot.get_partial_messageable(row.channel_id).send(
@@ -103,8 +108,8 @@ async def close_lobby(interaction: discord.Interaction, row: GameRow, note: str)
         return
     if row.table_message_id is not None:
         with contextlib.suppress(discord.NotFound):
-            await bot.get_partial_messageable(row.channel_id).get_partial_message(row.table_message_id).edit(
-                content=None, embed=embed, view=None, allowed_mentions=components.NO_MENTIONS)
+            await adapter.edit_message_once(bot, row.channel_id, row.table_message_id, {
+                "content": None, "embed": embed, "view": None, "allowed_mentions": components.NO_MENTIONS})
     # A click was answered by the lobby's edit; a command says so privately (`say` completes a "thinking…",
     # which would otherwise stay pending for good).
     if interaction.response.type != discord.InteractionResponseType.deferred_message_update:
@@ -296,15 +301,16 @@ async def start(interaction: discord.Interaction, gid: int | None = None) -> Non
     bot = bot_of(interaction)
     channel_id = interaction.channel_id or 0
     # Seats are counted under the channel's lock only: a Join clicked just before is written by then.
-    if await _checked(interaction, gid, manager=True) is None:
+    if (checked := await _checked(interaction, gid, manager=True)) is None:
         return
     await acknowledge(interaction)
+    lang = bot.table_lang(interaction)
+    # The table's picture worker gets ready while the game is stored and its thread opened.
+    pictures.warm_up(TableSettings(checked.settings).edition(checked.edition), lang, table=checked.id)
     try:
         async with bot.lobby.changing(channel_id, gid, actor(interaction)) as row:
             started = await bot.lobby.start(row)
             row = started.row
-            lang = bot.table_lang(interaction)
-            await pictures.warm_up(started.state.edition, lang, table=row.id)
             note = t(lang, "lobby.started")
             if (lobby_id := row.table_message_id) is not None:
                 await threads.remember_lobby(bot.storage, row, lobby_id)

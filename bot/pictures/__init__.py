@@ -7,10 +7,11 @@ from bot.pictures.pool import (
     board_if_changed,
     busy,
     deed,
+    ready,
     shutdown,
     start,
     summary,
     warm_up,
 )
 
-__all__ = ["Pictures", "board", "board_if_changed", "busy", "deed", "shutdown", "start", "summary", "warm_up"]
+__all__ = ["Pictures", "board", "board_if_changed", "busy", "deed", "ready", "shutdown", "start", "summary", "warm_up"]

@@ -2,8 +2,11 @@
 
 - A pool of worker processes (one per core the bot may use; `TURISTA_RENDER_WORKERS` sets another number,
   0 draws in a thread of the bot) draws boards, deeds and summaries. Workers run at a slightly lower priority than the
-  bot, and each warms up (`render.warm_up`) as it starts. A click on a table is answered with its new board, or
-  deferred at once when the table's worker has a queue (`busy`).
+  bot, and each warms up as it starts (every edition and language drawn once, `drawing.warming`), a step at a time
+  between requests: a game's first picture never waits for the whole warm-up. What the warm-up learns (the
+  palettes) is kept in the bot's cache folder (`TURISTA_CACHE`, `bot.pictures.kept`), so that a restart's warm-up
+  takes a fraction of the first one's. A click on a table is answered with its new board, or deferred at once
+  when the table's worker has a queue (`busy`).
 - Each table's pictures go to the same worker: the pieces and compressed rows that worker kept from the
   table's last board make its next one cheap. One table's slow picture delays at most that worker's queue,
   never the event loop nor another worker.
@@ -11,8 +14,9 @@
   and what the bot adds (events, absent seats, clock), so a table edited twice for one state sends the same
   bytes without drawing, and `board_if_changed` tells the caller to keep the attachment it already has.
 
-Call `start()` once the event loop runs (the bot's `setup_hook`) and `shutdown()` when it stops; without
-`start()` pictures are drawn in a thread, as tests and the sandbox need nothing more.
+Call `start()` once, as the bot process starts (before its event loop runs is fine: the workers are spoken to
+from the loop that first calls them), and `shutdown()` when it stops; without `start()` pictures are drawn in a
+thread, as tests and the sandbox need nothing more.
 """
 
 from __future__ import annotations
@@ -23,10 +27,13 @@ import logging
 import os
 from collections import OrderedDict
 from collections.abc import Iterable
+from pathlib import Path
 
 from bot.pictures import drawing
-from bot.pictures.workers import Worker
+from bot.pictures.kept import PaletteFolder
+from bot.pictures.workers import Worker, WorkerStopped
 from engine import State, to_json
+from render.png import keep_palettes
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +59,10 @@ def usable_cores() -> int:
 class Pictures:
     """Worker processes for pictures, with each table's boards sent to one of them."""
 
-    def __init__(self, workers: int | None = None, *, warm: bool = True) -> None:
+    def __init__(self, workers: int | None = None, *, warm: bool = True, palettes: str | None = None) -> None:
         self.workers = max(0, usable_cores() if workers is None else workers)
         self.warm = warm
+        self.palettes = palettes  # the folder where learnt palettes are kept between runs (None: nowhere)
         self._workers: list[Worker] = []
         self._boards: OrderedDict[bytes, bytes] = OrderedDict()
         self._last: dict[int, bytes] = {}  # per table: the key of the board it shows
@@ -62,10 +70,23 @@ class Pictures:
     def start(self) -> None:
         """Start the workers now: they warm up while the bot connects, not at the first picture."""
         self._workers = [Worker(f"turista-pictures-{k}", niceness=WORKER_NICENESS, initializer=drawing.worker_start,
-                                initargs=(self.warm,)) for k in range(self.workers)]
+                                initargs=(self.palettes,), chores=drawing.warming, chores_args=(self.warm,))
+                         for k in range(self.workers)]
         for worker in self._workers:
             worker.start()
         log.info("pictures: %d worker process(es)", self.workers)
+
+    async def ready(self, within: float) -> bool:
+        """Wait until every worker answers (it has started and done the first step of its warm-up, the likeliest
+        edition: `drawing.warming`), at most `within` seconds; whether they all did."""
+        if not self._workers:
+            return True
+        try:
+            async with asyncio.timeout(within):
+                await asyncio.gather(*(worker.call(os.getpid) for worker in self._workers))
+        except (TimeoutError, WorkerStopped):
+            return False
+        return True
 
     def shutdown(self) -> None:
         for worker in self._workers:
@@ -126,14 +147,22 @@ class Pictures:
 PICTURES = Pictures(workers=0)
 
 
-def start(workers: int | None = None, *, warm: bool = True) -> Pictures:
-    """Start the worker processes (the bot's start-up); returns the pool now in use."""
+def start(workers: int | None = None, *, warm: bool = True, cache: str | None = None) -> Pictures:
+    """Start the worker processes (the bot's start-up), keeping what they learn in the folder `cache` (None:
+    nowhere); returns the pool now in use."""
     global PICTURES
     PICTURES.shutdown()
-    PICTURES = Pictures(workers, warm=warm)
+    palettes = str(Path(cache) / "palettes") if cache else None
+    keep_palettes(PaletteFolder(palettes) if palettes else None)  # pictures drawn in this process (no workers)
+    PICTURES = Pictures(workers, warm=warm, palettes=palettes)
     if PICTURES.workers:
         PICTURES.start()
     return PICTURES
+
+
+async def ready(within: float) -> bool:
+    """Wait until the picture workers answer, at most `within` seconds (see `Pictures.ready`)."""
+    return await PICTURES.ready(within)
 
 
 def shutdown() -> None:
@@ -168,10 +197,24 @@ async def deed(edition: str, square: int, state: State | None, lang: str, *, tab
     return await PICTURES.deed(edition, square, state, lang, table)
 
 
-async def warm_up(edition: str, lang: str, *, table: int = 0) -> None:
-    """Draw the printed board once where `table`'s pictures are drawn, so its first table comes as fast as the
-    others (for a worker that warmed up as it started, a quick round trip once that warm-up is over)."""
-    await PICTURES.prepare(edition, lang, table)
+def warm_up(edition: str, lang: str, *, table: int = 0) -> None:
+    """Have the board of `edition` in `lang` drawn once where `table`'s pictures are drawn, starting now, in the
+    background: a game about to start gets its first board sooner (its worker does this while the bot talks to
+    Discord, and before the rest of its own warm-up)."""
+    task = asyncio.get_running_loop().create_task(PICTURES.prepare(edition, lang, table),
+                                                  name=f"turista-warm-up-{table}")
+    _warming.add(task)
+    task.add_done_callback(_warmed)
+
+
+_warming: set[asyncio.Task[None]] = set()  # warm-ups under way, kept alive until they end
+
+
+def _warmed(task: asyncio.Task[None]) -> None:
+    _warming.discard(task)
+    if not task.cancelled() and (error := task.exception()) is not None:
+        # The table's first board draws what it needs itself (and says so if it cannot).
+        log.warning("pictures: a warm-up failed: %s", error)
 
 
 async def summary(first: State, actions: list, lang: str, *, table: int = 0) -> bytes:

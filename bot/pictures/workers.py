@@ -11,26 +11,38 @@ buffers what the socket cannot take yet).
 - A worker that dies (killed, out of memory) fails the calls it had and is started again at the next call;
   the log says so. A caller that gives up (cancelled) leaves its answer unread by no one.
 - Each worker starts with "spawn" (a clean interpreter, not a copy of a process with an event loop, sockets
-  and threads), lowers its priority, then runs its `initializer` before the first request.
+  and threads) and runs its `initializer` before the first request. Its `chores` (a warm-up: a generator, each
+  step a fraction of a second) run only while no request waits: a request waits at most for the step under
+  way, never for the whole warm-up. Once they are done, the worker lowers its priority (`niceness`).
+- A worker never outlives the bot, however the bot ends (`kill -9` included): on Linux the kernel ends it with
+  its parent (`PR_SET_PDEATHSIG`); elsewhere it ends at the end of its socket, which it looks at between two
+  steps of its chores. Either way it leaves nothing in the log, and a bot started again never shares the
+  machine with the warm-up of the run before.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
 import pickle
+import select
+import signal
 import socket
 import struct
+import sys
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 HEADER = struct.Struct("!I")
+PR_SET_PDEATHSIG = 1  # prctl(2)
+_DONE = object()
 
 
 # -- inside the worker --------------------------------------------------------------------------------------
@@ -45,14 +57,51 @@ def _receive(sock: socket.socket, size: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def _serve(sock: socket.socket, niceness: int, initializer: Callable[..., None] | None, initargs: tuple) -> None:
-    """The worker's life: lower priority, warm up, then answer requests until the bot closes the socket."""
+def _die_with(parent: int) -> None:
+    """End this process when `parent` ends: Linux sends the signal however the parent ends; if the parent is
+    already gone (it died while this process started), end now."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+def _lower_priority(niceness: int) -> None:
     with contextlib.suppress(OSError):
         os.nice(niceness)
+
+
+def _asked(sock: socket.socket) -> bool:
+    """Whether a request (or the end of the stream) is waiting to be read."""
+    return bool(select.select([sock], [], [], 0)[0])
+
+
+def _serve(sock: socket.socket, parent: int, niceness: int, initializer: Callable[..., None] | None,
+           initargs: tuple, chores: Callable[..., Iterable[object]] | None, chores_args: tuple) -> None:
+    """The worker's life: die with the bot, start, then answer requests until the bot closes the socket, doing its
+    chores while nothing is asked, and lowering its priority once they are done."""
+    _die_with(parent)
+    # Ctrl+C in a terminal reaches every process of the group: the bot stops its workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer(*initargs)
-    while (header := _receive(sock, HEADER.size)) is not None:
-        request = _receive(sock, HEADER.unpack(header)[0])
+    # The chores run at the bot's own priority: while the bot starts up, they are all there is to do, and a
+    # game started the moment the bot is back waits for them. After them, the worker steps behind the bot.
+    todo: Iterator[object] | None = iter(chores(*chores_args)) if chores is not None else None
+    if todo is None:
+        _lower_priority(niceness)
+    while True:
+        if todo is not None and not _asked(sock):
+            if next(todo, _DONE) is _DONE:
+                todo = None
+                _lower_priority(niceness)
+            continue
+        try:
+            header = _receive(sock, HEADER.size)
+            request = None if header is None else _receive(sock, HEADER.unpack(header)[0])
+        except OSError:  # the bot is gone, its end of the socket with it
+            break
         if request is None:
             break
         try:
@@ -60,7 +109,10 @@ def _serve(sock: socket.socket, niceness: int, initializer: Callable[..., None] 
             answer = pickle.dumps((True, func(*args)), pickle.HIGHEST_PROTOCOL)
         except Exception as error:  # the caller gets the error; the worker goes on
             answer = pickle.dumps((False, error), pickle.HIGHEST_PROTOCOL)
-        sock.sendall(HEADER.pack(len(answer)) + answer)
+        try:
+            sock.sendall(HEADER.pack(len(answer)) + answer)
+        except OSError:  # nobody is left to read the answer
+            break
     sock.close()
 
 
@@ -106,9 +158,11 @@ class Worker:
     """One worker process and the calls it has not answered yet."""
 
     def __init__(self, name: str, *, niceness: int = 0, initializer: Callable[..., None] | None = None,
-                 initargs: tuple = ()) -> None:
+                 initargs: tuple = (), chores: Callable[..., Iterable[object]] | None = None,
+                 chores_args: tuple = ()) -> None:
         self.name = name
         self.niceness, self.initializer, self.initargs = niceness, initializer, initargs
+        self.chores, self.chores_args = chores, chores_args
         self.process: multiprocessing.process.BaseProcess | None = None
         self._socket: socket.socket | None = None
         self._transport: asyncio.Transport | None = None
@@ -121,7 +175,8 @@ class Worker:
         ours, theirs = socket.socketpair()
         context = multiprocessing.get_context("spawn")
         process = context.Process(target=_serve, name=self.name, daemon=True,
-                                  args=(theirs, self.niceness, self.initializer, self.initargs))
+                                  args=(theirs, os.getpid(), self.niceness, self.initializer, self.initargs,
+                                        self.chores, self.chores_args))
         process.start()
         theirs.close()  # the worker holds its end: its exit is then the end of our stream
         self.process, self._socket = process, ours

@@ -19,9 +19,11 @@ ZWSP = "\u200b"
 
 # Characters Unicode files as letters or marks but that draw nothing (blank names are made of them).
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
-# Markdown that works in pairs anywhere in a line: each becomes a look-alike that Discord leaves alone and
-# that the bundled fonts draw (‗ ⁎ ⁓ ǀ ‵).
-_LOOK_ALIKES = str.maketrans({"_": "\u2017", "*": "\u204e", "~": "\u2053", "|": "\u01c0", "`": "\u2035"})
+# Markdown that works in pairs anywhere in a line, and the backslash, which would escape the next character
+# (a name's own, or the `**` a catalogue closes a bold name with): each becomes a look-alike that Discord leaves
+# alone and that the bundled fonts draw (‗ ⁎ ⁓ ǀ ‵ ╲).
+_LOOK_ALIKES = str.maketrans({"_": "\u2017", "*": "\u204e", "~": "\u2053", "|": "\u01c0", "`": "\u2035",
+                              "\\": "\u2572"})
 _NEUTRALISE = [
     (re.compile(r"<(?=[@#/:]|t:|a:)"), "<" + ZWSP),  # <@id> <@!id> <@&id> <#id> </cmd:id> <t:…> <:emoji:id>
     (re.compile(r"@(?=everyone|here)", re.IGNORECASE), "@" + ZWSP),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bot.config import Config
@@ -128,8 +129,11 @@ class Session:
         st = self.state
         assert st is not None and self.lock.locked()
         new_state, events = engine_apply(st, action)
-        # The next decision's deadline is saved with the move, so a restart resumes the same clock.
+        # The next decision's deadline is saved with the move, so a restart resumes the same clock; an auction
+        # whose message is not up yet gets its quiet period once the face has shown it (`arm_timers`).
         delay = self.decision_delay(new_state)
+        if new_state.auction is not None and not self.auction_shown(events):
+            delay = None
         deadline = None if delay is None else time.time() + delay
         posting = self.book.posts_ahead(events, self.row.where)
         await self.storage.apply(self.gid, st.version, actor, action, events, new_state, deadline=deadline,
@@ -264,6 +268,7 @@ class Session:
                     continue
             if failures:
                 log.info("game %d: its messages are up to date again", self.gid)
+            self.arm_timers()  # an auction shown only now starts its quiet period now
             return
 
     async def tell(self, notice: Notice) -> None:
@@ -371,14 +376,35 @@ class Session:
         timeout = self.turn_timeout
         return timeout if timeout > 0 and self.waiting_people(st) else None
 
+    def auction_shown(self, events: Sequence[dict] = ()) -> bool:
+        """Whether the open auction's message is up (as the book says): an auction's clocks run only from the
+        moment people can see it and bid. `events`: those of a move just made, which may open another auction,
+        whose message the face has yet to post."""
+        return self.book.editable("auction") and not any(e["code"] == "auction_opened" for e in events)
+
     def arm_timers(self) -> None:
         st = self.state
         if st is None or self.closed or self.tables.closing:
             return
         version = st.version
+        if st.auction is not None and not self.auction_shown():
+            # Its message did not go up (Discord refused it): the auction's clocks wait for healing to show it,
+            # and its quiet period then starts afresh.
+            self.row.deadline = None
+            self.clocks.disarm("auction")
+            self.clocks.disarm("turn")
+        else:
+            self._arm_decision(st, version)
+        ends_at = self.settings.ends_at
+        if ends_at and not st.ending and "clock" not in self.clocks:
+            self.clocks.arm("clock", ends_at - time.time(), self._time_up)
+
+    def _arm_decision(self, st: State, version: int) -> None:
+        """The clocks of the pending decision: an auction's quiet period, the turn timeout."""
         delay = self.decision_delay(st)
         if delay is not None and self.row.deadline is None:
-            # A game started without one (or saved by an older release): the clock starts now.
+            # A decision whose clock had not started (an auction just shown, a game saved by an older release):
+            # it starts now.
             self.row.deadline = time.time() + delay
             self.save_deadline(self.row.deadline)
         left = 0.0 if self.row.deadline is None else self.row.deadline - time.time()
@@ -394,9 +420,6 @@ class Session:
             self.clocks.arm("turn", deadline - timeout / 2 - time.time(), lambda: self._turn_timeout(version, deadline))
         else:
             self.clocks.disarm("turn")
-        ends_at = self.settings.ends_at
-        if ends_at and not st.ending and "clock" not in self.clocks:
-            self.clocks.arm("clock", ends_at - time.time(), self._time_up)
 
     def save_deadline(self, deadline: float) -> None:
         async def save() -> None:

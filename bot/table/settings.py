@@ -25,6 +25,7 @@ TOGGLES = (
     "doubles_roll_again", "three_doubles_jail", "mortgage_interest", "even_building", "thread",
 )
 BOT_SWITCHES = {"thread": True}  # the bot's own switches (not engine rules) and their defaults
+NO_THREAD = ("no_thread_permission", "no_thread_error")  # why a game that was to have a thread has none
 ENDINGS = ("last", "bankruptcy2", "turns30", "turns60", "turns100")
 SETTING_KINDS = ("edition", "time_limit", "turn_timeout", "rules", "ending")  # what the lobby's selects change
 
@@ -73,6 +74,17 @@ class TableSettings:
     def thread(self) -> bool:
         """Whether the game is played in a thread of its own."""
         return bool(self.values.get("thread", BOT_SWITCHES["thread"]))
+
+    @property
+    def no_thread(self) -> str:
+        """Why a game that was to have a thread of its own is played in its channel: the lobby's word for it
+        (`no_thread_permission`, `no_thread_error`), or "" when it has its thread or never asked for one."""
+        why = str(self.values.get("no_thread") or "")
+        return why if why in NO_THREAD else ""
+
+    def without_thread(self, why: str) -> TableSettings:
+        """These settings for a game that is played in its channel for the reason `why` (see `no_thread`)."""
+        return TableSettings({**self.values, "no_thread": why})
 
     def edition(self, opened_with: str) -> str:
         """The edition chosen in the lobby, else the one the table was opened with."""

@@ -70,5 +70,20 @@ async def test_a_refused_thread_leaves_the_game_in_the_channel_and_says_why(worl
     assert world.fake.threads(world.channel) == [] and world.game(gid).thread_id is None
     table = world.table()
     assert table is not None and table.channel is world.channel
-    assert "No pude abrir un hilo" in lobby.text and "Crear hilos públicos" in lobby.text
+    why = "No pude abrir un hilo para la partida (me falta el permiso «Crear hilos públicos»)"
+    assert why in lobby.text
     assert "no thread, the game stays in channel" in world.bot.log()
+
+    # The reason stays on the lobby for the game's whole life: with its state, after a restart, with its result.
+    await world.play_until(gid, lambda s: s.turn >= 2)
+    await world.fake.wait_for(lambda: "En juego · turno 2" in lobby.text, timeout=10,
+                              what="the lobby to show the game's state")
+    assert why in lobby.text
+    await world.bot.stop()
+    await world.bot.start()
+    asked = await world.slash(world.ana, "turista end")
+    assert asked.message is not None
+    await world.click(world.ana, asked.message, "end_game")
+    await world.fake.wait_for(lambda: "terminó la partida en el turno" in lobby.text, timeout=10,
+                              what="the lobby to show the result")
+    assert why in lobby.text
