@@ -98,6 +98,10 @@ class TableSettings:
         turns = int(self.values.get("max_turns", 0))
         return f"turns{turns}" if f"turns{turns}" in ENDINGS else "last"
 
+    def again(self) -> TableSettings:
+        """The same house rules for a new table (a rematch): without the end of the last game's time limit."""
+        return TableSettings({k: v for k, v in self.values.items() if k != "ends_at"})
+
     def started(self, ends_at: float | None) -> TableSettings:
         """The settings a game starts with: its time limit's end, if it has one."""
         return self if ends_at is None else TableSettings({**self.values, "ends_at": ends_at})
