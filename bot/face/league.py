@@ -9,7 +9,7 @@ fixed name is shown in the reader's language (`bot.league.shown_name`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import discord
 
@@ -21,7 +21,7 @@ from engine import State
 from engine.i18n import text
 from render import BestGame, ProfileCard, RankingRow, ranking_lines
 from render.ranking import trend_text
-from render.texts import rating_text
+from render.texts import rating_text, short_edition
 
 PROFILE = "profile.png"
 REPLAY = "replay.gif"
@@ -74,7 +74,10 @@ def ranking_embed(ranking: Ranking, lang: str, *, games: int) -> discord.Embed:
 # -- a profile ----------------------------------------------------------------------------------------------------
 def profile_card(profile: Profile, colour: int, lang: str) -> ProfileCard:
     """What `render.profile_card` draws of a person's profile; `colour`: their seat's in their latest game."""
-    history = tuple((datetime.fromtimestamp(p.rated_at, UTC).date(), float(p.after)) for p in profile.history)
+    days = [datetime.fromtimestamp(p.rated_at, UTC).date() for p in profile.history]
+    # The chart's ends are labelled by day; a history of a single day by its games' numbers instead.
+    whens: list[date | int] = list(days) if len(set(days)) > 1 else [p.game_id for p in profile.history]
+    history = tuple((when, float(p.after)) for when, p in zip(whens, profile.history, strict=True))
     best = profile.best_game
     return ProfileCard(
         name=_name(profile.name, lang), colour=colour,
@@ -164,18 +167,21 @@ def _seat(player: PlacedPlayer, lang: str) -> str:
 
 
 def _player(player: PlacedPlayer, lang: str) -> str:
-    name = _seat(player, lang)
-    rated = change_text(player.rating_before, player.rating_after)
-    return t(lang, "league.history_player", rank=player.placing, name=name) + (f" {rated}" if rated else "")
+    """"2. Beto 1,322 ▲13": the placing, the name, and for a rated person the rating after the game and its move."""
+    line = t(lang, "league.history_player", rank=player.placing, name=_seat(player, lang))
+    if player.rating_before is None or player.rating_after is None:
+        return line
+    return f"{line} {rating_text(player.rating_after)} {trend_text(player.rating_after - player.rating_before)}"
 
 
 def history_text(games: Sequence[GameSummary], lang: str) -> str:
-    """The last games: when, the edition, the players by placing with their rating changes, the length."""
+    """The last games: when (a date each reader's Discord writes in their own way), the edition, the length, and
+    the players by placing with their ratings after the game and how they moved."""
     lines = [t(lang, "history.title")]
     for game in games:
         when = int(game.finished_at or game.started_at)
-        head = t(lang, "league.history_game", id=game.id, date=f"<t:{when}:d>", edition=edition_name(game.edition,
-                 lang), turns=game.turns, minutes=max(1, round(game.minutes)))
+        head = t(lang, "league.history_game", id=game.id, date=f"<t:{when}:d>",
+                 edition=short_edition(game.edition, lang), turns=game.turns, minutes=max(1, round(game.minutes)))
         if game.status != "finished":
             head += " · " + t(lang, "league.history_ended")
         lines.append(head)
@@ -191,7 +197,7 @@ def history_view(games: Sequence[GameSummary], lang: str) -> discord.ui.View:
         about = t(lang, "league.history_winner", name=_seat(first, lang)) \
             if first is not None and game.status == "finished" else t(lang, "league.history_ended")
         options.append(components.option(t(lang, "league.history_option", id=game.id,
-                                           edition=edition_name(game.edition, lang)), game.id,
+                                           edition=short_edition(game.edition, lang)), game.id,
                                          description=about, emoji="🎬"))
     return components.view(components.select(NO_GAME, 0, "replay", t(lang, "league.history_pick"), options,
                                              arg="pick"))
