@@ -88,6 +88,13 @@ async def start(world: World, gid: int, host: FakeUser) -> None:
     await world.eventually(lambda: world.game(gid).status != "lobby", what=f"game {gid} to start")
 
 
+async def stored(world: World, seats: list, *, turns: int, seed: int) -> int:
+    """A game played by computers for every seat and written to the database as the bot writes one, once the
+    bot has resumed its open games (the game is open while it is written: a start-up then would take it up)."""
+    await world.eventually(lambda: "resumed" in world.bot.log(), 10, "the bot to resume its games")
+    return stored_game(world.store, world.guild.id, world.channel.id, seats, turns=turns, seed=seed)
+
+
 def owner(world: World) -> FakeUser:
     """The server's owner: the one person of the fake who may manage the server."""
     return world.fake.state.owner
@@ -252,9 +259,8 @@ async def test_the_rematch_seats_everyone_and_refuses_a_second_table(world: Worl
 @pytest.mark.parametrize("bot_env", [{"TURISTA_TIME_SCALE": "0.05", "TURISTA_AUCTION_QUIET": "100"}])
 async def test_a_replay_of_a_150_turn_game_is_drawn_while_two_tables_play_with_their_boards_on_time(
         world: World) -> None:
-    long = stored_game(world.store, world.guild.id, world.channel.id,
-                       [(world.ana.id, "Ana", ""), (world.beto.id, "Beto", ""), (None, "Lupita", "normal"),
-                        (None, "Chabelo", "dificil")], turns=150, seed=3)
+    long = await stored(world, [(world.ana.id, "Ana", ""), (world.beto.id, "Beto", ""), (None, "Lupita", "normal"),
+                                (None, "Chabelo", "dificil")], turns=150, seed=3)
     assert world.game(long).state.turn == 150  # type: ignore[union-attr]
     first = await world.open_table(world.ana, [world.beto])
     second = await world.open_table(world.carl, [world.dora], channel=world.other)
@@ -317,9 +323,8 @@ async def test_a_replay_of_a_150_turn_game_is_drawn_while_two_tables_play_with_t
 
 # -- a person's data ----------------------------------------------------------------------------------------
 async def test_forget_me_replaces_the_person_everywhere_and_store_verify_still_passes(world: World) -> None:
-    played = stored_game(world.store, world.guild.id, world.channel.id,
-                         [(world.ana.id, "Ana", ""), (world.beto.id, "Beto", ""), (None, "Lupita", "normal")],
-                         turns=40, seed=5)
+    played = await stored(world, [(world.ana.id, "Ana", ""), (world.beto.id, "Beto", ""), (None, "Lupita", "normal")],
+                          turns=40, seed=5)
     mine = await world.slash(world.ana, "turista privacy")
     assert mine.ephemeral and "1 partida" in (mine.content or "") and "Mesa de pruebas" in (mine.content or "")
     # Not while she sits at an open table.
