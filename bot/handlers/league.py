@@ -176,7 +176,10 @@ async def replay(interaction: discord.Interaction, gid: int) -> None:
     else:
         why = "no_replay"
     finally:
+        # An edit of the progress under way is let go before the picture's own edit, which must come last.
         showing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await showing
     if file is None:
         # The "thinking…" message was public: the refusal is for the person alone.
         with contextlib.suppress(discord.HTTPException):
