@@ -51,7 +51,7 @@ from engine import Action, State, apply_inplace, clone, to_json  # noqa: E402
 from fakediscord import FakeDiscord  # noqa: E402
 from render.sample import play  # noqa: E402
 
-REPLAY_GAMES = 12  # finished games to replay, each once a phase at most
+REPLAY_GAMES = 24  # finished games to replay, each once at most (the bot keeps the last few replays it drew)
 
 
 def quantiles(values: list[float]) -> dict[str, float]:
@@ -107,7 +107,8 @@ async def pool_case(mode: str, seconds: float, pause: float, games: list[tuple[S
                 first, actions = games[n % len(games)]
                 start = time.perf_counter()
                 if mode == "own":
-                    await pool.replay(first, actions, "es" if n % 2 else "en")
+                    pool._replays.clear()  # each replay drawn, none taken from the few the pool keeps
+                    await pool.replay(first, actions, "es")
                 else:  # the first table's worker, in the queue of its boards
                     await pool._run(0, drawing.replay, to_json(first), actions, "es")
                 replays.append(time.perf_counter() - start)
@@ -177,6 +178,9 @@ async def bot_run(args: argparse.Namespace, tmp: Path, cores: Cores, order: tupl
                                                         options={"game": game})).wait(10)
                         await reply.wait_message(lambda m: bool(m.attachments), timeout=120)
                         replays.append(time.perf_counter() - asked)
+                        # The replays' worker starts at the first replay, on the bot's core: on the workers' cores,
+                        # as on a machine of the bot's own, where nothing pins it.
+                        cores.pin_workers(process.pid)
 
                 work = [t.play(start, until, out) for t in tables]
                 if phase == "replays":
