@@ -1,10 +1,12 @@
-"""Plausible games without players: a random-but-legal policy for the benchmark and the crash tests."""
+"""Plausible games without players: a random-but-legal policy for the benchmark and the crash tests, and whole
+games played by the computer players and stored as the bot stores them (the league's tests and benchmarks)."""
 
 from __future__ import annotations
 
 import random
 
 import engine
+from bot.store import Store
 
 # How often a kind is picked among the legal actions: mostly the flow of a real evening (roll, buy, end
 # the turn, pass in auctions), with the occasional build, mortgage or trade answer. Trade proposals
@@ -46,16 +48,14 @@ def choose(state: engine.State, rng: random.Random) -> engine.Action | None:
 Seat = tuple[int | None, str, str]  # (user id or None for a computer, name, computer level or "")
 
 
-def stored_game(store: object, guild_id: int, channel_id: int, seats: list[Seat], *, edition: str = "turismundo",
+def stored_game(store: Store, guild_id: int, channel_id: int, seats: list[Seat], *, edition: str = "turismundo",
                 turns: int = 150, seed: int = 1) -> int:
     """A game written to `store` as the bot writes one (lobby, seats, start, one `apply` per move), played to its
     end by the computer players of `engine.ai` for every seat, people's included (as if a computer stood in for
     each of them all along), over at the latest after `turns` turns. The move that ends it rates it, as in the
     bot. Returns its id."""
-    from bot.store import Store
     from render.sample import chooser, simple_choice
 
-    assert isinstance(store, Store)
     host = next((user for user, _, _ in seats if user is not None), 1)
     gid = store.create_game(guild_id, channel_id, host, edition, {"max_turns": turns}, seed)
     for user_id, name, computer in seats:
