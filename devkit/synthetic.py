@@ -1,10 +1,12 @@
-"""Plausible games without players: a random-but-legal policy for the benchmark and the crash tests."""
+"""Plausible games without players: a random-but-legal policy for the benchmark and the crash tests, and whole
+games played by the computer players and stored as the bot stores them (the league's tests and benchmarks)."""
 
 from __future__ import annotations
 
 import random
 
 import engine
+from bot.store import Store
 
 # How often a kind is picked among the legal actions: mostly the flow of a real evening (roll, buy, end
 # the turn, pass in auctions), with the occasional build, mortgage or trade answer. Trade proposals
@@ -41,3 +43,39 @@ def choose(state: engine.State, rng: random.Random) -> engine.Action | None:
             return close
         return None
     return rng.choices(candidates, [WEIGHTS[a.kind] for a in candidates])[0]
+
+
+Seat = tuple[int | None, str, str]  # (user id or None for a computer, name, computer level or "")
+
+
+def stored_game(store: Store, guild_id: int, channel_id: int, seats: list[Seat], *, edition: str = "turismundo",
+                turns: int = 150, seed: int = 1) -> int:
+    """A game written to `store` as the bot writes one (lobby, seats, start, one `apply` per move), played to its
+    end by the computer players of `engine.ai` for every seat, people's included (as if a computer stood in for
+    each of them all along), over at the latest after `turns` turns. The move that ends it rates it, as in the
+    bot. Returns its id."""
+    from render.sample import chooser, simple_choice
+
+    host = next((user for user, _, _ in seats if user is not None), 1)
+    gid = store.create_game(guild_id, channel_id, host, edition, {"max_turns": turns}, seed)
+    for user_id, name, computer in seats:
+        store.add_seat(gid, user_id, name, computer)
+    game = store.game(gid)
+    state, events = engine.new_game(edition, [s.name for s in game.seats], seed, game.engine_settings(),
+                                    [s.computer for s in game.seats])
+    store.start_game(gid, state, events)
+    pick = chooser()
+    while state.phase != "over":
+        waiting = state.seat_to_act()
+        if state.auction is not None and not state.debts:
+            waiting = [s for s in waiting if s != state.auction.bidder]
+        if state.trade is not None:
+            waiting = [state.trade.target]
+        action = next((a for a in (pick(state, seat) for seat in waiting) if a is not None), None)
+        if action is None:
+            action = engine.Action(kind="close_auction", seat=engine.SYSTEM) if state.auction is not None \
+                else simple_choice(state, waiting[0])
+        new, events = engine.apply(state, action)
+        store.apply(gid, state.version, None, action, events, new)
+        state = new
+    return gid

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -29,7 +30,7 @@ WIDTH = 760
 EMBED_WIDTH = 520
 EMBED_IMAGE = (400, 300)  # the largest an embed's image is shown
 PILL_START, PILL_END, PILL_SPACE = "\x01", "\x02", "\x03"  # a mention's name while text is laid out
-MENTION_RE = re.compile(r"<(@|#)!?(\d+)>|<t:(\d+):R>")
+MENTION_RE = re.compile(r"<(@|#)!?(\d+)>|<t:(\d+):([Rd])>")
 
 
 def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
@@ -95,7 +96,9 @@ class _Canvas:
     def _readable(self, text: str) -> str:
         def name(match: re.Match[str]) -> str:
             if match[3]:
-                return "in 2 minutes"
+                # A relative time as a countdown; a short date as an English client shows it.
+                when = datetime.fromtimestamp(int(match[3]), UTC)
+                return "in 2 minutes" if match[4] == "R" else f"{when.month:02d}/{when.day:02d}/{when.year}"
             name = ("@" if match[1] == "@" else "#") + self.names(match[1], int(match[2]))
             return PILL_START + name.replace(" ", PILL_SPACE) + PILL_END
 
@@ -186,6 +189,13 @@ def _buttons(canvas: _Canvas, rows: list[dict], x: int, y: int) -> int:
     for row in rows:
         cx = x
         for button in row.get("components") or []:
+            if button.get("type") == 3:  # a select fills its row: its placeholder in a box, and its arrow
+                draw.rounded_rectangle((cx, y, WIDTH - 16, y + 36), radius=4, fill=(30, 31, 34))
+                placeholder = _printable(str(button.get("placeholder") or ""), canvas.regular)
+                draw.text((cx + 12, y + 9), placeholder, font=canvas.regular, fill=MUTED)
+                draw.text((WIDTH - 36, y + 8), "v", font=canvas.bold, fill=TEXT)
+                y += 4
+                continue
             if button.get("type") != 2:
                 continue
             label = _printable(str(button.get("label") or ""), canvas.bold)

@@ -60,7 +60,10 @@ def short_name(edition: str, square: int, lang: str) -> str:
 
 
 def rating_text(value: float) -> str:
-    """A rating as shown: one decimal below 100 (the scale of a conservative estimate), whole numbers above."""
+    """A rating as shown: one decimal below 100 (the scale of a conservative estimate), whole numbers above; a
+    whole number (a rating already shown on a scale of its own, such as the bot's) as it is."""
+    if isinstance(value, int):
+        return f"{value:,}"
     return f"{value:,.1f}" if abs(value) < 100 else f"{round(value):,}"
 
 

@@ -25,7 +25,7 @@ PARTIES = ("other", "payer", "payee", "creditor", "owner")
 MONEY = ("amount", "price", "cash", "fine", "cost", "worth", "rent", "minimum", "mortgage", "house", "hotel",
          "start", "salary", "fee", "raisable")
 NUMBERS = ("count", "turns", "turn", "rank", "max", "seconds", "minutes", "left", "buildings", "houses", "hotels",
-           "jail_turns", "id", "wins", "games", "multiplier", "season")
+           "jail_turns", "id", "wins", "games", "multiplier", "season", "previous", "seasons", "done", "total")
 LISTS = ("order", "seats", "players", "rules", "offer", "rents", "multipliers")
 
 # Texts that are pieces of a sentence (labels, list items, words put into other texts), not sentences.
@@ -91,6 +91,10 @@ def samples(lang: str) -> dict[str, list[object]]:
         "path": ["session.txt"],
         "detail": ["limit POST /callback content too long"],
         "thread": ["<#123>"],
+        "date": ["<t:1700000000:d>"],
+        "rating": ["1,084", "987"],
+        "change": ["1,000 → 1,084 (▲84)"],
+        "servers": ["Mesa de pruebas, 123"],
         "why": _names(lang, "bot.lobby.no_thread_"),
     }
     for name in PEOPLE:

@@ -29,6 +29,8 @@ def test_trends() -> None:
     assert trend_text(0.04) == "±0"
     assert trend_text(-0.26) == "▼0.3"
     assert trend_text(12.0) == "▲12.0"
+    # The bot's ratings are whole numbers on a scale of their own (1000 for a newcomer): shown as they are.
+    assert trend_text(84) == "▲84" and trend_text(-17) == "▼17" and trend_text(0) == "±0"
     assert trend_text(150.4) == "▲150"
 
 

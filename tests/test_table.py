@@ -236,3 +236,33 @@ async def test_a_computer_seat_plays_its_own_turns(place: Place) -> None:
                 await session.run(action, session.user_of(seat))
         await asyncio.sleep(0.005)
     assert any(e.actor is None for e in place.store.log(gid) if e.action)
+
+
+async def test_a_rematch_seats_everyone_again_with_the_same_rules_and_refuses_a_second_table(place: Place) -> None:
+    third = 300
+    gid = await opened_table(place, time_limit=60, free_parking_pot=True, edition="mundial")
+    lobby = place.lobby
+    async with lobby.changing(CHANNEL, gid) as row:
+        await lobby.join(row, third, "Carl")
+        await lobby.add_computer(row, "dificil")
+    async with lobby.changing(CHANNEL, gid, Actor(HOST)) as row:
+        await lobby.start(row)
+    # The host hands Carl's seat to a computer; the game then ends.
+    place.store.update_seat(gid, 2, user_id=None, computer="normal")
+    place.store.set_status(gid, "abandoned")
+    old = place.store.game(gid)
+    assert old.settings["ends_at"] > 0
+    async with lobby.lock_for(CHANNEL):
+        row = await lobby.rematch(old, GUEST, "Beto")
+    # The person who asked is the host; the people and the computer seated from the start sit again, in their
+    # order; the seat handed to a computer stays empty. The same edition and house rules, a new clock.
+    assert row.status == "lobby" and row.host_id == GUEST and row.channel_id == CHANNEL and row.id != gid
+    assert [(s.user_id, s.name, s.computer) for s in row.seats] == [
+        (GUEST, "Beto", ""), (HOST, "Ana", ""), (None, "Lupita", "dificil")]
+    settings = TableSettings(row.settings)
+    assert settings.edition(row.edition) == "mundial" and settings.time_limit == 60
+    assert settings.rules.free_parking_pot and settings.ends_at is None
+    with pytest.raises(Refusal, match="rematch_busy"):
+        async with lobby.lock_for(CHANNEL):
+            await lobby.rematch(old, HOST, "Ana")
+    assert [g.id for g in place.store.open_games()] == [row.id]

@@ -138,3 +138,42 @@ async def test_a_worker_ends_at_the_end_of_its_socket_even_in_the_middle_of_its_
     assert process.exitcode == 0 and time.monotonic() - began < 2.0
     worker._socket = None
     worker.stop()
+
+
+async def test_a_replay_is_drawn_by_a_worker_of_its_own_that_tells_how_far_it_got() -> None:
+    from bot.pictures.pool import Pictures
+    from render.sample import play
+
+    first, steps = play("mundial", seed=1, turns=12)
+    actions = [action for action, _ in steps]
+    pool = Pictures(0)
+    pool.start()  # no worker for the boards; the replays' worker starts its process at the first replay
+    try:
+        assert pool._replayer is not None and pool._replayer.starts == 0
+        seen: list[tuple[int, int]] = []
+        also: list[tuple[int, int]] = []
+        # The same replay asked twice at once is drawn once; both callers hear how far it got.
+        one, two = await asyncio.gather(pool.replay(first, actions, "es", lambda *p: seen.append(p)),
+                                        pool.replay(first, actions, "es", lambda *p: also.append(p)))
+        assert one[:6] == b"GIF89a" and one is two
+        assert pool._replayer.starts == 1
+        assert seen and seen[-1][0] == seen[-1][1] > 2 and [d for d, _ in seen] == sorted(d for d, _ in seen)
+        assert also[-1] == seen[-1]
+        # Kept: asked again, it is not drawn again; another language is another replay.
+        assert await pool.replay(first, actions, "es") is one
+        english = await pool.replay(first, actions, "en")
+        assert english != one and english[:6] == b"GIF89a"
+    finally:
+        pool.shutdown()
+
+
+async def test_a_replay_in_a_thread_reports_its_progress_in_the_event_loop() -> None:
+    from bot.pictures.pool import Pictures
+    from render.sample import play
+
+    first, steps = play("turismundo", seed=2, turns=6)
+    loop = asyncio.get_running_loop()
+    threads: list[bool] = []
+    pool = Pictures(0)  # never started: the sandbox and unit tests draw in a thread
+    gif = await pool.replay(first, [a for a, _ in steps], "es", lambda *p: threads.append(loop.is_running()))
+    assert gif[:6] == b"GIF89a" and threads and all(threads)

@@ -1,9 +1,10 @@
-"""Slash commands: the `/turista` group for the table and short top-level commands to play."""
+"""Slash commands: the `/turista` group for the table and the league, and short top-level commands to play."""
 
 from __future__ import annotations
 
 from discord import app_commands
 
+from bot.commands import league  # noqa: F401  (its commands join the /turista group)
 from bot.commands.game import PLAY_COMMANDS
 from bot.commands.table import turista
 

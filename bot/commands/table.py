@@ -167,28 +167,6 @@ async def help_(interaction: discord.Interaction) -> None:
     await say(interaction, answers.help_text(lang_of(interaction)))
 
 
-@turista.command(name=ls("history", "history.name"), description=ls("The last games of this server",
-                                                                    "history.desc"))
-async def history(interaction: discord.Interaction) -> None:
-    bot = bot_of(interaction)
-    lang = lang_of(interaction)
-    rows = await bot.storage.history(interaction.guild_id or 0)
-    # A table closed before its game started is no game of the history.
-    rows = [row for row in rows if row.started_at is not None]
-    if not rows:
-        await say(interaction, t(lang, "history.empty"))
-        return
-    lines = [t(lang, "history.title")]
-    for row in rows:
-        players = ", ".join(p.name for p in row.players)
-        if row.winner is not None:
-            lines.append(t(lang, "history.row", id=row.id, edition=row.edition, winner=row.winner.name,
-                           players=players))
-        else:
-            lines.append(t(lang, "history.ended", id=row.id, edition=row.edition, players=players))
-    await say(interaction, "\n".join(lines))
-
-
 @turista.command(name=ls("stats", "stats.name"), description=ls("Who wins most on this server", "stats.desc"))
 async def stats(interaction: discord.Interaction) -> None:
     bot = bot_of(interaction)

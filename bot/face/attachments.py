@@ -9,8 +9,19 @@ import discord
 
 from bot import pictures
 from bot.face.embeds import BOARD, DEED, SUMMARY
+from bot.face.league import PROFILE, REPLAY
+from bot.pictures.pool import Progress
 from bot.table.storage import Storage
 from engine import State
+from render import ProfileCard
+
+# The most a replay may weigh: Discord takes 10 MB from a bot in any server (8 MB until 2024), and a replay of
+# the longest game stays far below (at most about 90 frames whatever its length: bench/replay.py).
+MAX_REPLAY_BYTES = 8 * 1024 * 1024
+
+
+class TooBig(Exception):
+    """A picture heavier than Discord takes."""
 
 
 def _file(data: bytes, name: str) -> discord.File:
@@ -35,11 +46,35 @@ async def deed_file(edition: str, square: int, state: State | None, lang: str, *
     return _file(await pictures.deed(edition, square, state, lang, table=table), DEED)
 
 
-async def summary_file(storage: Storage, game: int, lang: str) -> discord.File | None:
-    """The end-of-game picture, replayed from the game's action log."""
+async def logged_game(storage: Storage, game: int) -> tuple[State, list] | None:
+    """The game's first state and its actions, as its log keeps them (None for a game never started)."""
     first = await storage.initial_state(game)
     if first is None:
         return None
     rows = await storage.log(game)
-    actions = [action for row in rows if (action := row.decoded_action()) is not None]
-    return _file(await pictures.summary(first, actions, lang, table=game), SUMMARY)
+    return first, [action for row in rows if (action := row.decoded_action()) is not None]
+
+
+async def summary_file(storage: Storage, game: int, lang: str) -> discord.File | None:
+    """The end-of-game picture, replayed from the game's action log."""
+    logged = await logged_game(storage, game)
+    if logged is None:
+        return None
+    return _file(await pictures.summary(*logged, lang, table=game), SUMMARY)
+
+
+async def replay_file(storage: Storage, game: int, lang: str, *,
+                      progress: Progress | None = None) -> discord.File | None:
+    """The game's animated replay, rebuilt from its log by the replays' worker (None for a game never started);
+    TooBig if it weighs more than Discord takes."""
+    logged = await logged_game(storage, game)
+    if logged is None:
+        return None
+    data = await pictures.replay(*logged, lang, progress=progress)
+    if len(data) > MAX_REPLAY_BYTES:
+        raise TooBig(len(data))
+    return _file(data, REPLAY)
+
+
+async def profile_file(card: ProfileCard, lang: str, *, user: int) -> discord.File:
+    return _file(await pictures.profile(card, lang, user=user), PROFILE)

@@ -327,8 +327,9 @@ def notice(line: str, colour: discord.Colour = NEUTRAL) -> tuple[str | None, dis
 
 
 def standings(state: State, head: str, rows: Iterable[Standing], lang: str, *, picture: bool,
-              game: int = 0) -> discord.Embed:
-    """The end of a game: the ranking, the end-of-game chart as the picture."""
+              game: int = 0, ratings: Iterable[str] = ()) -> discord.Embed:
+    """The end of a game: the ranking, what it did to its people's ratings (`ratings`: a line each), the
+    end-of-game chart as the picture."""
     rows = list(rows)
     lines = []
     for row in rows:
@@ -339,6 +340,9 @@ def standings(state: State, head: str, rows: Iterable[Standing], lang: str, *, p
     embed = _embed(head, seat_colour(first) if first is not None and first >= 0 else GREY)
     for k, value in enumerate(chunks(newest(lines, TOTAL_MAX - 600))):
         _field(embed, t(lang, "embed.standings") if k == 0 else BLANK, value)
+    rated = list(ratings)
+    if rated:
+        _field(embed, t(lang, "embed.ratings"), "\n".join(newest(rated, FIELD_VALUE_MAX)))
     if picture:
         embed.set_image(url=f"attachment://{SUMMARY}")
     if game:

@@ -27,7 +27,7 @@ import aiohttp
 import discord
 
 from bot.config import Config
-from bot.face import adapter, attachments, buttons, components, embeds, threads
+from bot.face import adapter, attachments, buttons, components, embeds, league, threads
 from bot.face.i18n import t
 from bot.face.replies import ClickAnswer
 from bot.face.texts import seat_label
@@ -398,9 +398,10 @@ class Publisher:
 
     # -- the end -----------------------------------------------------------------------------------------
     async def _announce(self, table: Table, head: str, rows: list) -> None:
-        """The final ranking with the end-of-game picture, for a game won or ended by the host."""
+        """The final ranking with the end-of-game picture and what the game did to its people's ratings (written
+        with the move that ended it), for a game won or ended by the host; with a Rematch and a Replay."""
         st, lang = table.state, table.lang
-        fields: dict[str, Any] = {"allowed_mentions": components.NO_MENTIONS}
+        fields: dict[str, Any] = {"allowed_mentions": components.NO_MENTIONS, "view": league.end_view(self.game, lang)}
         try:
             picture = await attachments.summary_file(self.storage, self.game, lang)
         except Exception:  # the standings matter more than the chart
@@ -409,7 +410,13 @@ class Publisher:
         if picture is not None:
             fields["file"] = picture
         try:
-            fields["embed"] = embeds.standings(st, head, rows, lang, picture=picture is not None, game=self.game)
+            changes = await self.storage.game_ratings(self.game)
+        except StoreError as error:  # the standings matter more than the ratings, which the ranking shows anyway
+            log.warning("game %d: its rating changes could not be read: %s", self.game, error.code)
+            changes = []
+        try:
+            fields["embed"] = embeds.standings(st, head, rows, lang, picture=picture is not None, game=self.game,
+                                               ratings=league.rating_lines(changes, st, lang))
             await adapter.send_message(self.client, table.where, fields)
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError):
             log.exception("game %d: could not announce the result", self.game)

@@ -19,6 +19,7 @@ from bot.face.buttons import confirmation
 from bot.face.i18n import lang_of, t
 from bot.face.replies import ANSWER_WITHIN, ClickAnswer, error_text, refuse, say
 from bot.face.texts import cash, seat_label
+from bot.table import names
 from bot.table.lobby import Refusal
 from bot.table.session import Session
 from engine import Action, State
@@ -27,6 +28,12 @@ from engine.narrate import account
 
 ActionFor = Callable[[int], Action]
 MAX_AMOUNT = 10**9  # the most money anyone may bid or offer: far above any edition's bank
+
+
+def player_name(user: discord.abc.User) -> str:
+    """The name a person plays under: their server nickname (else global name, else username), visible,
+    on one line and inert in Discord text (see `bot.table.names`)."""
+    return names.player_name([user.display_name, getattr(user, "global_name", None), user.name], user.id)
 
 
 async def channel_session(interaction: discord.Interaction) -> Session | None:

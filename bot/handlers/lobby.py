@@ -13,26 +13,19 @@ import discord
 
 from bot import pictures
 from bot.client import bot_of
-from bot.face import adapter, components, embeds, threads
+from bot.face import adapter, components, embeds, league, threads
 from bot.face.buttons import confirmation, lobby_view, settings_view
 from bot.face.i18n import lang_of, t
 from bot.face.replies import error_text, refuse, say
 from bot.face.texts import settings_summary
-from bot.handlers.acting import refused, values
+from bot.handlers.acting import player_name, refused, values
 from bot.handlers.registry import Click, one_of, verb
-from bot.store import GameRow
-from bot.table import names
+from bot.store import GameRow, NoSuchGame
 from bot.table.lobby import Actor, Refusal, check, may_manage
 from bot.table.settings import SETTING_KINDS, NotOffered, TableSettings
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 
 log = logging.getLogger("turista.lobby")
-
-
-def player_name(user: discord.abc.User) -> str:
-    """The name a person plays under: their server nickname (else global name, else username), visible,
-    on one line and inert in Discord text (see `bot.table.names`)."""
-    return names.player_name([user.display_name, getattr(user, "global_name", None), user.name], user.id)
 
 
 def actor(interaction: discord.Interaction) -> Actor:
@@ -427,3 +420,46 @@ async def end_game(click: Click) -> None:
         content=t(lang_of(interaction), "table.ended", who=player_name(interaction.user)), view=None,
         allowed_mentions=components.NO_MENTIONS)
     log.info("game %d: ended by %d", row.id, interaction.user.id)
+
+
+# -- a rematch ---------------------------------------------------------------------------------------------
+@verb("rematch", at_table=False)
+async def rematch(click: Click) -> None:
+    """The end-of-game message's Rematch: a new lobby in the game's channel with the same edition and house
+    rules and everyone who played seated, the person who clicked its host. Once the table is open (this click's
+    or another), a click says so and changes nothing."""
+    interaction, gid = click.interaction, click.game
+    bot = bot_of(interaction)
+    try:
+        old = await bot.storage.game(gid)
+    except NoSuchGame:
+        old = None
+    if old is None or old.guild_id != interaction.guild_id or old.started_at is None \
+            or old.status not in ("finished", "abandoned"):
+        await refuse(interaction, "invalid")
+        return
+    if old.seat_of(interaction.user.id) is None:
+        await refuse(interaction, "not_in_game")
+        return
+    if await bot.lobby.of_channel(old.channel_id) is not None:
+        await refuse(interaction, "rematch_busy")
+        return
+    # The end-of-game message is this click's answer: it keeps its Replay once the rematch is open.
+    await interaction.response.defer()
+    lang = bot.table_lang(interaction)
+    try:
+        async with bot.lobby.lock_for(old.channel_id):
+            row = await bot.lobby.rematch(old, interaction.user.id, player_name(interaction.user))
+            message = await bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id).send(
+                embed=embeds.lobby(row, lang), view=lobby_view(row, lang), allowed_mentions=components.NO_MENTIONS)
+            await bot.storage.set_table_message(row.id, message.id)
+    except Refusal as refusal:
+        await refused(interaction, refusal)
+        return
+    log.info("game %d: lobby opened in channel %d, a rematch of game %d", row.id, row.channel_id, gid)
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.edit_original_response(view=league.end_view(gid, lang, rematch=False))
+    note = t(lang_of(interaction), "league.rematch_opened")
+    if interaction.channel_id != row.channel_id:  # clicked in the game's thread: the lobby is in the channel
+        note += "\n" + t(lang_of(interaction), "league.rematch_elsewhere", channel=f"<#{row.channel_id}>")
+    await say(interaction, note)

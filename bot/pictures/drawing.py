@@ -3,7 +3,7 @@ so a worker process carries neither discord.py nor the store (about 30 MB and ha
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import render
 from bot.pictures.kept import PaletteFolder
@@ -44,6 +44,16 @@ def deed(edition: str, square: int, state_json: bytes | None, lang: str) -> byte
 
 def summary(first_json: bytes, actions: list, lang: str) -> bytes:
     return render.summary(render.history_from_log(from_json(first_json), actions), lang)
+
+
+def replay(first_json: bytes, actions: list, lang: str, progress: Callable[[int, int], None] | None = None) -> bytes:
+    """The game's animated replay, rebuilt from its first state and its actions; `progress(done, total)` after
+    each frame."""
+    return render.replay(from_json(first_json), actions, lang, progress=progress)
+
+
+def profile(card: render.ProfileCard, lang: str) -> bytes:
+    return render.profile_card(card, lang)
 
 
 def prepare(edition: str, lang: str) -> None:

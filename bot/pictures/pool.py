@@ -13,6 +13,10 @@
 - A board is drawn once per thing it shows: the last boards are kept by a key of the state, the language
   and what the bot adds (events, absent seats, clock), so a table edited twice for one state sends the same
   bytes without drawing, and `board_if_changed` tells the caller to keep the attachment it already has.
+- A game's replay costs a second or two of a core, hundreds of boards: it is drawn by a worker of its own,
+  started at the first replay, at the lowest priority (`REPLAY_NICENESS`). A table's board never queues behind
+  a replay, and a replay only gets the CPU the tables leave (`python bench/replay_load.py`). Replays asked
+  together are drawn one after the other; the same replay asked twice is drawn once, and the last few are kept.
 
 Call `start()` once, as the bot process starts (before its event loop runs is fine: the workers are spoken to
 from the loop that first calls them), and `shutdown()` when it stops; without `start()` pictures are drawn in a
@@ -26,14 +30,18 @@ import hashlib
 import logging
 import os
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from bot.pictures import drawing
 from bot.pictures.kept import PaletteFolder
 from bot.pictures.workers import Worker, WorkerStopped
 from engine import State, to_json
+from render import ProfileCard
 from render.png import keep_palettes
+
+Progress = Callable[[int, int], None]  # (frames drawn, frames in all)
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +53,10 @@ BUSY_BACKLOG = 6
 # burst of the loop: a click's answer carries its board. Measured with bench/e2e.py at 50 games: niceness 10 gave
 # the shortest median and a p99 about twice as long, 0 the reverse; 5 kept both low.
 WORKER_NICENESS = 5
+# The replays' worker: the lowest priority there is. On a busy machine a replay then waits for the tables, never
+# the reverse; a 150-turn replay is a second of CPU (bench/replay.py), well inside the 30 s a replay may take.
+REPLAY_NICENESS = 19
+KEPT_REPLAYS = 4  # the last replays drawn, by a key of the game's first state, its length and the language
 
 
 def usable_cores() -> int:
@@ -66,15 +78,20 @@ class Pictures:
         self._workers: list[Worker] = []
         self._boards: OrderedDict[bytes, bytes] = OrderedDict()
         self._last: dict[int, bytes] = {}  # per table: the key of the board it shows
+        self._replayer: Worker | None = None  # the replays' worker (started with the pool, its process later)
+        self._replays: OrderedDict[bytes, bytes] = OrderedDict()
+        self._drawing: dict[bytes, _Replay] = {}  # replays under way, by key
 
     def start(self) -> None:
-        """Start the workers now: they warm up while the bot connects, not at the first picture."""
+        """Start the workers now: they warm up while the bot connects, not at the first picture. The replays'
+        worker starts its process at the first replay (most hours have none)."""
         self._workers = [Worker(f"turista-pictures-{k}", niceness=WORKER_NICENESS, initializer=drawing.worker_start,
                                 initargs=(self.palettes,), chores=drawing.warming, chores_args=(self.warm,))
                          for k in range(self.workers)]
         for worker in self._workers:
             worker.start()
-        log.info("pictures: %d worker process(es)", self.workers)
+        self._replayer = Worker("turista-replays", niceness=REPLAY_NICENESS)
+        log.info("pictures: %d worker process(es), and one for replays", self.workers)
 
     async def ready(self, within: float) -> bool:
         """Wait until every worker answers (it has started and done the first step of its warm-up, the likeliest
@@ -92,6 +109,8 @@ class Pictures:
         for worker in self._workers:
             worker.stop()
         self._workers = []
+        if self._replayer is not None:
+            self._replayer.stop()
 
     async def _run(self, table: int, func, *args):  # type: ignore[no-untyped-def]
         if not self._workers:
@@ -143,20 +162,82 @@ class Pictures:
     async def prepare(self, edition: str, lang: str, table: int = 0) -> None:
         await self._run(table, drawing.prepare, edition, lang)
 
+    async def profile(self, card: ProfileCard, lang: str, user: int = 0) -> bytes:
+        return await self._run(user, drawing.profile, card, lang)
+
+    async def replay(self, first: State, actions: list, lang: str, progress: Progress | None = None) -> bytes:
+        """The replay's GIF: kept, being drawn (then this caller waits for it too), or drawn now."""
+        first_json = to_json(first)
+        h = hashlib.blake2b(first_json, digest_size=16)
+        h.update(repr((len(actions), lang)).encode())
+        key = h.digest()
+        kept = self._replays.get(key)
+        if kept is not None:
+            self._replays.move_to_end(key)
+            return kept
+        job = self._drawing.get(key)
+        if job is None:
+            job = self._drawing[key] = _Replay()
+            asyncio.get_running_loop().create_task(self._draw_replay(key, job, first_json, actions, lang),
+                                                   name="turista-replay")
+        if progress is not None:
+            job.watch(progress)
+        # A caller that gives up (its interaction expired) leaves the replay to the others, and to the kept ones.
+        return await asyncio.shield(job.future)
+
+    async def _draw_replay(self, key: bytes, job: _Replay, first_json: bytes, actions: list, lang: str) -> None:
+        try:
+            if self._replayer is None:
+                loop = asyncio.get_running_loop()
+                data = await asyncio.to_thread(drawing.replay, first_json, actions, lang,
+                                               lambda done, total: loop.call_soon_threadsafe(job.report, done, total))
+            else:
+                if self._replayer.starts == 0:
+                    self._replayer.start()
+                data = await self._replayer.call(drawing.replay, first_json, actions, lang, progress=job.report)
+        except Exception as error:
+            job.future.set_exception(error)
+        else:
+            job.future.set_result(data)
+            self._replays[key] = data
+            while len(self._replays) > KEPT_REPLAYS:
+                self._replays.popitem(last=False)
+        finally:
+            del self._drawing[key]
+
+
+class _Replay:
+    """A replay being drawn: its outcome, and who wants to hear how far it got."""
+
+    def __init__(self) -> None:
+        self.future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self.watchers: list[Progress] = []
+        self.last: tuple[int, int] | None = None
+
+    def watch(self, progress: Progress) -> None:
+        self.watchers.append(progress)
+        if self.last is not None:
+            progress(*self.last)
+
+    def report(self, done: int, total: int, *_: Any) -> None:
+        self.last = (done, total)
+        for progress in list(self.watchers):
+            progress(done, total)
+
 
 PICTURES = Pictures(workers=0)
 
 
 def start(workers: int | None = None, *, warm: bool = True, cache: str | None = None) -> Pictures:
     """Start the worker processes (the bot's start-up), keeping what they learn in the folder `cache` (None:
-    nowhere); returns the pool now in use."""
+    nowhere); returns the pool now in use. With no workers for the boards (0), they are drawn in a thread of the
+    bot, and replays still by their own worker."""
     global PICTURES
     PICTURES.shutdown()
     palettes = str(Path(cache) / "palettes") if cache else None
     keep_palettes(PaletteFolder(palettes) if palettes else None)  # pictures drawn in this process (no workers)
     PICTURES = Pictures(workers, warm=warm, palettes=palettes)
-    if PICTURES.workers:
-        PICTURES.start()
+    PICTURES.start()
     return PICTURES
 
 
@@ -220,3 +301,14 @@ def _warmed(task: asyncio.Task[None]) -> None:
 async def summary(first: State, actions: list, lang: str, *, table: int = 0) -> bytes:
     """The end-of-game picture, replayed from the game's first state and its actions."""
     return await PICTURES.summary(first, actions, lang, table)
+
+
+async def replay(first: State, actions: list, lang: str, *, progress: Progress | None = None) -> bytes:
+    """The game's animated replay (GIF), rebuilt from its first state and its actions by the replays' own
+    worker; `progress(frames drawn, frames in all)` as it goes, in the event loop."""
+    return await PICTURES.replay(first, actions, lang, progress)
+
+
+async def profile(card: ProfileCard, lang: str, *, user: int = 0) -> bytes:
+    """A person's card for `/turista profile` (PNG)."""
+    return await PICTURES.profile(card, lang, user)

@@ -6,8 +6,11 @@ switches and pipe wake-ups besides the pickling. Here the event loop writes a re
 worker's socket and reads the answer from it: no thread in the bot, nothing that blocks the loop (asyncio
 buffers what the socket cannot take yet).
 
-- A request is `(function, args)` pickled, an answer `(ok, result or exception)`; both framed by a 4-byte
-  length. A worker answers in the order it was asked, so answers are matched to callers first in, first out.
+- A request is `(function, args, reports)` pickled, an answer `(ok, result or exception)`; both framed by a
+  4-byte length. A worker answers in the order it was asked, so answers are matched to callers first in, first
+  out. A call made with `progress` (`reports`) gets the keyword argument `progress` in the worker: each
+  `progress(*values)` there is sent as a frame `(None, values)` ahead of the answer, and handed to the caller's
+  own `progress` (a long picture tells how far it got; the frames of one call come before the next call's).
 - A worker that dies (killed, out of memory) fails the calls it had and is started again at the next call;
   the log says so. A caller that gives up (cancelled) leaves its answer unread by no one.
 - Each worker starts with "spawn" (a clean interpreter, not a copy of a process with an event loop, sockets
@@ -105,8 +108,9 @@ def _serve(sock: socket.socket, parent: int, niceness: int, initializer: Callabl
         if request is None:
             break
         try:
-            func, args = pickle.loads(request)
-            answer = pickle.dumps((True, func(*args)), pickle.HIGHEST_PROTOCOL)
+            func, args, reports = pickle.loads(request)
+            result = func(*args, progress=_reporter(sock)) if reports else func(*args)
+            answer = pickle.dumps((True, result), pickle.HIGHEST_PROTOCOL)
         except Exception as error:  # the caller gets the error; the worker goes on
             answer = pickle.dumps((False, error), pickle.HIGHEST_PROTOCOL)
         try:
@@ -114,6 +118,16 @@ def _serve(sock: socket.socket, parent: int, niceness: int, initializer: Callabl
         except OSError:  # nobody is left to read the answer
             break
     sock.close()
+
+
+def _reporter(sock: socket.socket) -> Callable[..., None]:
+    """What a call made with `progress` gets as its `progress`: each call sends its values to the caller."""
+
+    def progress(*values: Any) -> None:
+        frame = pickle.dumps((None, values), pickle.HIGHEST_PROTOCOL)
+        sock.sendall(HEADER.pack(len(frame)) + frame)
+
+    return progress
 
 
 # -- in the event loop's process ------------------------------------------------------------------------------
@@ -166,7 +180,8 @@ class Worker:
         self.process: multiprocessing.process.BaseProcess | None = None
         self._socket: socket.socket | None = None
         self._transport: asyncio.Transport | None = None
-        self._waiting: deque[asyncio.Future[Any]] = deque()
+        # The calls not answered yet, in the order they were asked, each with its `progress` (or None).
+        self._waiting: deque[tuple[asyncio.Future[Any], Callable[..., None] | None]] = deque()
         self._connecting = asyncio.Lock()  # the first calls arrive together: one of them connects
         self.starts = 0
 
@@ -196,10 +211,18 @@ class Worker:
             return transport
 
     def _answered(self, answer: bytes) -> None:
-        future = self._waiting.popleft() if self._waiting else None
+        ok, value = pickle.loads(answer)
+        if ok is None:  # how far the oldest call got: its answer is still to come
+            progress = self._waiting[0][1] if self._waiting else None
+            if progress is not None and not self._waiting[0][0].done():
+                try:
+                    progress(*value)
+                except Exception:  # a caller's report must not cut the stream of every other answer
+                    log.exception("%s: a progress report failed", self.name)
+            return
+        future = self._waiting.popleft()[0] if self._waiting else None
         if future is None or future.done():  # its caller gave up
             return
-        ok, value = pickle.loads(answer)
         if ok:
             future.set_result(value)
         else:
@@ -217,7 +240,7 @@ class Worker:
             self._stop_process(wait=0.0)
         transport.close()
         while self._waiting:
-            future = self._waiting.popleft()
+            future = self._waiting.popleft()[0]
             if not future.done():
                 future.set_exception(WorkerStopped(f"{self.name} stopped"))
 
@@ -226,12 +249,14 @@ class Worker:
         """Calls asked and not answered yet."""
         return len(self._waiting)
 
-    async def call(self, func: Callable[..., Any], *args: Any) -> Any:
-        """`func(*args)` in the worker (both must pickle); its answer or its exception."""
+    async def call(self, func: Callable[..., Any], *args: Any, progress: Callable[..., None] | None = None) -> Any:
+        """`func(*args)` in the worker (both must pickle); its answer or its exception. With `progress`, the
+        worker calls `func(*args, progress=...)`, and what it reports there is handed to `progress` here, in
+        the event loop, as it comes."""
         transport = await self._connect()
-        request = pickle.dumps((func, args), pickle.HIGHEST_PROTOCOL)
+        request = pickle.dumps((func, args, progress is not None), pickle.HIGHEST_PROTOCOL)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._waiting.append(future)
+        self._waiting.append((future, progress))
         transport.write(HEADER.pack(len(request)) + request)
         return await future
 
@@ -255,6 +280,6 @@ class Worker:
             self._socket = None
         self._stop_process(wait=0.5)
         while self._waiting:
-            future = self._waiting.popleft()
+            future = self._waiting.popleft()[0]
             if not future.done():
                 future.set_exception(WorkerStopped(f"{self.name} stopped"))

@@ -113,6 +113,30 @@ class Lobby:
             raise Refusal(error.code) from error
         return await self.storage.game(gid)
 
+    async def rematch(self, old: GameRow, host_id: int, host_name: str) -> GameRow:
+        """A rematch of the game `old` in its channel (the channel's lock held): a new table with the same
+        edition and house rules, `host_id` its host, and everyone who played seated again in the order they
+        sat: the people, and the computer seats at their level. A seat the host handed to a computer (its
+        person put out, or forgotten since) stays empty. Refused while the channel has an open table (a second
+        click on the same Rematch, or a table opened meanwhile)."""
+        if await self.of_channel(old.channel_id) is not None:
+            raise Refusal("rematch_busy")
+        st = old.state
+        row = await self.open(old.guild_id, old.channel_id, host_id, host_name, old.edition,
+                              TableSettings(old.settings).again())
+        taken = [host_name]
+        for seat in sorted(old.seats, key=lambda s: s.seat):
+            from_the_start = st is not None and seat.seat < len(st.seats) and bool(st.seats[seat.seat].computer)
+            if seat.user_id == host_id or (seat.user_id is None and not from_the_start):
+                continue
+            name = names.unique(seat.name, taken)
+            try:
+                await self.storage.add_seat(row.id, seat.user_id, name, seat.computer if seat.user_id is None else "")
+            except StoreError as error:
+                raise _seat_refusal(error) from error
+            taken.append(name)
+        return await self._again(row)
+
     async def join(self, row: GameRow, user_id: int, name: str) -> GameRow:
         if row.seat_of(user_id) is not None:
             raise Refusal("already_seated")

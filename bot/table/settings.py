@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any
 
 import engine
+from bot.league import HOUSE_RULES
 from bot.store import engine_settings
 from engine.rulebook import HOUSE_SWITCHES, settle
 
@@ -22,9 +23,11 @@ DEFAULT_TURN_TIMEOUT = 120  # one absent friend never stalls a table; 0 (none) i
 TOGGLES = (
     "auction_on_decline", "free_parking_pot", "double_rent_with_mortgaged", "trading_window", "club_loans",
     "staggered_start", "auction_only", "no_rent_in_jail", "random_order", "deal_titles",
-    "doubles_roll_again", "three_doubles_jail", "mortgage_interest", "even_building", "thread",
+    "doubles_roll_again", "three_doubles_jail", "mortgage_interest", "even_building", "thread", "rated_when_ended",
 )
-BOT_SWITCHES = {"thread": True}  # the bot's own switches (not engine rules) and their defaults
+# The bot's own switches (not engine rules) and their defaults: a thread per game, and the league's house rules
+# (`bot.league.HOUSE_RULES`: a game its host ends is rated only if the table says so).
+BOT_SWITCHES = {"thread": True, **HOUSE_RULES}
 NO_THREAD = ("no_thread_permission", "no_thread_error")  # why a game that was to have a thread has none
 ENDINGS = ("last", "bankruptcy2", "turns30", "turns60", "turns100")
 SETTING_KINDS = ("edition", "time_limit", "turn_timeout", "rules", "ending")  # what the lobby's selects change
@@ -106,6 +109,10 @@ class TableSettings:
             return "bankruptcy2"
         turns = int(self.values.get("max_turns", 0))
         return f"turns{turns}" if f"turns{turns}" in ENDINGS else "last"
+
+    def again(self) -> TableSettings:
+        """The same house rules for a new table (a rematch): without the end of the last game's time limit."""
+        return TableSettings({k: v for k, v in self.values.items() if k != "ends_at"})
 
     def started(self, ends_at: float | None) -> TableSettings:
         """The settings a game starts with: its time limit's end, if it has one."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from devkit.world import World
 
 
@@ -120,7 +122,7 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     assert "Ana terminó la partida" in result.text and "1. " in result.text and "Beto" in result.text
     history = await world.slash(world.ana, "turista history")
     assert history.ephemeral and f"#{gid}" in (history.content or "")
-    assert "terminada por quien la organizaba" in (history.content or "") and "ganó" not in (history.content or "")
+    assert "Terminada por quien la organizaba" in (history.content or "") and "ganó" not in (history.content or "")
     again = await world.slash(world.dora, "turista new")
     assert not again.ephemeral
     await world.eventually(lambda: (world.row() or row).table_message_id is not None, what="the new lobby")
@@ -152,7 +154,8 @@ async def test_leaving_a_game_in_play_asks_first(world: World) -> None:
     # The confirmation shows what happened, without its button.
     await world.fake.wait_for(lambda: not asked.message.custom_ids(), what="the confirmation answered")
     history = await world.slash(world.ana, "turista history")
-    assert "ganó Ana" in (history.content or ""), history.content
+    # Ana first, and both rated: a game of two people played to its end.
+    assert re.search(r"\n1\. Ana [\d,]+ ▲", history.content or ""), history.content
 
 
 async def test_kicking_during_a_game_hands_the_seat_to_a_computer(world: World) -> None:
