@@ -64,7 +64,12 @@ def extensions() -> list:
         return []
     from mypyc.build import mypycify
 
-    return mypycify(compiled_sources(), opt_level="3", group_name="engine")
+    modules = mypycify(compiled_sources(), opt_level="3", group_name="engine")
+    if os.name != "nt":
+        # engine.rng counts on 64-bit words wrapping modulo 2⁶⁴: defined behaviour in C only with -fwrapv.
+        for module in modules:
+            module.extra_compile_args = [*(module.extra_compile_args or []), "-fwrapv"]
+    return modules
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": BuildExtWithManifest})

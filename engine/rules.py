@@ -23,7 +23,7 @@ Event = dict
 class Game:
     """One application of an action: the state being changed, its edition and the events produced."""
 
-    __slots__ = ("st", "ed", "ev", "rules", "told_in_full", "quiet", "max_turns", "seed2", "seed1", "seed0")
+    __slots__ = ("st", "ed", "ev", "rules", "told_in_full", "quiet", "max_turns")
 
     def __init__(self, st: State, ed: Edition, quiet: bool = False) -> None:
         self.st = st
@@ -37,8 +37,6 @@ class Game:
         # and a settled trade told after what they move, without the trade's contents or the jailed owner.
         self.told_in_full = settings.rulebook > 0
         self.max_turns = settings.max_turns
-        # The game's seed as `rng.seed_limbs` splits it (compiled dice), once it is first needed; -1: not yet.
-        self.seed2 = self.seed1 = self.seed0 = -1
 
     def emit(self, code: str, **params: object) -> None:
         if self.quiet and code != "game_over":
@@ -56,26 +54,14 @@ class Game:
         return rng.below(st.seed, n, 6) + 1
 
     def dice(self) -> tuple[int, int]:
-        """Two dice, as two calls of `die` would draw them. In Python `rng.draw` is inlined twice, a roll being the
-        engine's busiest step; compiled, the draws work on limbs of the seed split once per `Game`."""
+        """Two dice, as two calls of `die` would draw them."""
         st = self.st
         if st.rigged_dice:
             return self.die(), self.die()
         n = st.draws
         st.draws = n + 2
-        if rng.NATIVE:
-            if self.seed2 < 0:
-                self.seed2, self.seed1, self.seed0 = rng.seed_limbs(st.seed)
-            s2, s1, s0 = self.seed2, self.seed1, self.seed0
-            return rng.below_limbs(s2, s1, s0, n, 6) + 1, rng.below_limbs(s2, s1, s0, n + 1, 6) + 1
         seed = st.seed
-        z = (seed + (n + 1) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        y = (seed + (n + 2) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        y = ((y ^ (y >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        y = ((y ^ (y >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        return (z ^ (z >> 31)) % 6 + 1, (y ^ (y >> 31)) % 6 + 1
+        return rng.below(seed, n, 6) + 1, rng.below(seed, n + 1, 6) + 1
 
     # -- money ------------------------------------------------------------------------------------
     def transfer(self, frm: int, to: int, amount: int, reason: str, **extra: object) -> None:
@@ -139,6 +125,8 @@ def new_game(
         raise IllegalAction("unknown_edition", edition=edition_id) from None
     if not 2 <= len(names) <= 6:
         raise IllegalAction("bad_seat_count", count=len(names))
+    if not -(1 << 63) <= seed < 1 << 63:
+        raise IllegalAction("bad_seed")  # the dice work on 64-bit words, and the store keeps seeds in one
     s = settle(ed, settings or Settings())
     titles = sum(1 for sq in ed.squares if sq.kind in TITLE_KINDS)
     if s.deal_titles < 0 or s.deal_titles * len(names) > titles:
