@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import board
 from engine.actions import Action
 from engine.ai.levels import Style
-from engine.ai.view import Reserve, Table, owns_all, start_cash
+from engine.ai.view import Rents, Reserve, Table, owns_all, start_cash
 from engine.legal import build_plan, unmortgage_cost
 from engine.state import HOTEL, State
 
@@ -76,14 +76,15 @@ def _block_tops(t: Table, level: list[int]) -> list[int]:
     return tops
 
 
-def lift_inherited(st: State, t: Table, seat: int, style: Style) -> Action:
+def lift_inherited(st: State, t: Table, seat: int, style: Style, rents: Rents | None = None) -> Action:
     """A creditor's one chance to lift inherited mortgages for the mortgage alone: lift while the cash left
-    covers the worst rent on the board (titles of complete blocks first, dearest first), keep the rest."""
+    covers the worst rent on the board (titles of complete blocks first, dearest first), keep the rest.
+    `rents`: the game's `Rents`, if kept."""
     lift = st.lift
     assert lift is not None
     owner = st.owner
     cash = st.seats[seat].cash
-    keep = Reserve(st, t, seat, style).exact()
+    keep = Reserve(st, t, seat, style, rents).exact()
     best: tuple[int, int, int] | None = None
     for i in lift.squares:
         cost = unmortgage_cost(st, t.ed, i)

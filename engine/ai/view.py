@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from engine import board
 from engine.edition import TITLE_KINDS, Edition, load
 from engine.state import BANK, Settings, State
 
@@ -102,135 +103,53 @@ def rent_bound(st: State, t: Table) -> int:
     return t.rent_bound if any(lv for lv in st.level) else t.unbuilt_rent_bound
 
 
-# Whether this module runs compiled (see setup.py).
-NATIVE: Final = not __file__.endswith(".py")
+def top_rents(st: State, t: Table) -> list[int]:
+    """Per seat (by index, six places), the highest rent one of its titles charges now (`board.rent`, utilities
+    at a roll of 7, the likeliest total)."""
+    tops = [0] * 6
+    ed = t.ed
+    rules = board.rules(st, ed)
+    owner, mortgaged = st.owner, st.mortgaged
+    for i in t.titles:
+        o = owner[i]
+        if o < 0 or mortgaged[i]:
+            continue
+        r = t.utility_top if t.kind[i] == "utility" else board.rent(st, ed, i, 7, rules)
+        if r > tops[o]:
+            tops[o] = r
+    return tops
 
 
-class _LastBoard:
-    """The board the top rents were last worked out for."""
+class Rents:
+    """`top_rents` for the board of one game, worked out again only when the board changes: the seats ask about
+    the same board on most actions (bidders in turn, and turn after turn while nobody buys, builds or
+    mortgages). One per game being played (`engine.driver.play`), never shared between games."""
 
-    __slots__ = ("edition", "owner", "level", "mortgaged", "tops")
+    __slots__ = ("owner", "level", "mortgaged", "tops")
 
     def __init__(self) -> None:
-        self.edition = ""
         self.owner: list[int] = []
         self.level: list[int] = []
         self.mortgaged: list[bool] = []
         self.tops: list[int] = []
 
+    def of(self, st: State, t: Table) -> list[int]:
+        owner, level, mortgaged = st.owner, st.level, st.mortgaged
+        # Comparing three short lists costs far less than working the rents out.
+        if owner != self.owner or level != self.level or mortgaged != self.mortgaged:
+            self.tops = top_rents(st, t)
+            self.owner, self.level, self.mortgaged = list(owner), list(level), list(mortgaged)
+        return self.tops
 
-# Every seat asks about the same board, and during an auction each bidder asks about it in turn: remember the
-# last board's top rents, with a copy of the board to compare (comparing three short lists costs far less
-# than hashing them for a dictionary).
-_LAST: Final = _LastBoard()
 
-
-def worst_rent(st: State, t: Table, seat: int) -> int:
-    """The highest rent an opponent could charge `seat` on one landing now (utilities at a roll of 7)."""
-    # Compiled, one pass over the opponents' titles costs less than comparing the board with the last one; in
-    # Python the comparison is the cheaper. Both give the same rent (tests/test_ai.py, and CI compares the
-    # games the compiled engine plays with those of the sources).
-    if NATIVE:
-        return _worst_rent_afresh(st, t, seat)
+def worst_rent(st: State, t: Table, seat: int, rents: Rents | None = None) -> int:
+    """The highest rent an opponent could charge `seat` on one landing now (utilities at a roll of 7); `rents`:
+    the game's `Rents`, when the caller keeps one."""
     worst = 0
-    for o, r in enumerate(_last_top_rents(st, t)):
+    for o, r in enumerate(rents.of(st, t) if rents is not None else top_rents(st, t)):
         if o != seat and r > worst:
             worst = r
     return worst
-
-
-def _worst_rent_afresh(st: State, t: Table, seat: int) -> int:
-    """`worst_rent` in one pass over the opponents' titles."""
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    rents_of = t.rents
-    worst = 0
-    for members in t.blocks:
-        whole = -1  # whether one seat holds the whole block: -1 until needed, then 0 or 1
-        for i in members:
-            o = owner[i]
-            if o < 0 or o == seat or mortgaged[i]:
-                continue
-            lv = level[i]
-            rents = rents_of[i]
-            if lv:
-                r = rents[lv]
-            else:
-                if whole < 0:
-                    whole = 1 if owns_all(owner, members, o) else 0
-                r = rents[0] * 2 if whole else rents[0]
-            if r > worst:
-                worst = r
-    airlines = t.airlines
-    for i in airlines:
-        o = owner[i]
-        if o < 0 or o == seat or mortgaged[i]:
-            continue
-        held = 0  # the airlines `o` holds, mortgaged or not
-        for j in airlines:
-            if owner[j] == o:
-                held += 1
-        rents = rents_of[i]
-        r = rents[(held if held < len(rents) else len(rents)) - 1]
-        if r > worst:
-            worst = r
-    for i in t.utilities:
-        o = owner[i]
-        if o >= 0 and o != seat and not mortgaged[i] and t.utility_top > worst:
-            worst = t.utility_top
-    return worst
-
-
-def _last_top_rents(st: State, t: Table) -> list[int]:
-    """`top_rents`, remembered for the last board asked about."""
-    last = _LAST
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    if owner != last.owner or level != last.level or mortgaged != last.mortgaged or t.ed.id != last.edition:
-        last.tops = top_rents(st, t)
-        last.edition = t.ed.id
-        last.owner, last.level, last.mortgaged = list(owner), list(level), list(mortgaged)
-    return last.tops
-
-
-def top_rents(st: State, t: Table) -> list[int]:
-    """Per seat (by index, six places), the highest rent one of its titles charges now."""
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    rents_of = t.rents
-    tops = [0] * 6
-    # Countries block by block: an unbuilt title's rent doubles when one seat holds its whole block.
-    for members in t.blocks:
-        whole = -1  # whether one seat holds the whole block: -1 until needed, then 0 or 1
-        for i in members:
-            o = owner[i]
-            if o < 0 or mortgaged[i]:
-                continue
-            lv = level[i]
-            rents = rents_of[i]
-            if lv:
-                r = rents[lv]
-            else:
-                if whole < 0:
-                    whole = 1 if owns_all(owner, members, o) else 0
-                r = rents[0] * 2 if whole else rents[0]
-            if r > tops[o]:
-                tops[o] = r
-    airlines = t.airlines
-    for i in airlines:
-        o = owner[i]
-        if o < 0 or mortgaged[i]:
-            continue
-        held = 0  # the airlines `o` holds, mortgaged or not
-        for j in airlines:
-            if owner[j] == o:
-                held += 1
-        rents = rents_of[i]
-        r = rents[(held if held < len(rents) else len(rents)) - 1]
-        if r > tops[o]:
-            tops[o] = r
-    for i in t.utilities:
-        o = owner[i]
-        if o >= 0 and not mortgaged[i] and t.utility_top > tops[o]:
-            tops[o] = t.utility_top
-    return tops
 
 
 def others_in_block(owner: list[int], members: tuple[int, ...], seat: int) -> tuple[int, int, int]:
@@ -256,10 +175,10 @@ class Reserve:
     rent an opponent can charge now. The worst rent is only looked up when a quick bound does not settle
     the question."""
 
-    __slots__ = ("st", "t", "seat", "base", "watch", "_exact")
+    __slots__ = ("st", "t", "seat", "base", "watch", "rents", "_exact")
 
-    def __init__(self, st: State, t: Table, seat: int, style: Style) -> None:
-        self.st, self.t, self.seat = st, t, seat
+    def __init__(self, st: State, t: Table, seat: int, style: Style, rents: Rents | None = None) -> None:
+        self.st, self.t, self.seat, self.rents = st, t, seat, rents
         self.base = int(style.buy_reserve * start_cash(st, t))
         self.watch = style.watch_rents
         self._exact = -1
@@ -269,5 +188,6 @@ class Reserve:
 
     def exact(self) -> int:
         if self._exact < 0:
-            self._exact = max(self.base, worst_rent(self.st, self.t, self.seat)) if self.watch else self.base
+            worst = worst_rent(self.st, self.t, self.seat, self.rents) if self.watch else 0
+            self._exact = max(self.base, worst)
         return self._exact
