@@ -22,10 +22,12 @@ if TYPE_CHECKING:  # only read in annotations: the sources need no mypy installe
 NATIVE: Final = not __file__.endswith(".py")
 _WRAP: Final[i64] = -1 if NATIVE else (1 << 64) - 1
 _MASK64: Final = (1 << 64) - 1
-# SplitMix64's constants as signed 64-bit words (the same bits modulo 2⁶⁴).
-_GOLDEN: Final[i64] = 0x9E3779B97F4A7C15 - (1 << 64)
-_MIX1: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64)
-_MIX2: Final[i64] = 0x94D049BB133111EB - (1 << 64)
+# SplitMix64's constants as words: compiled, a word of 2⁶³ or more is negative (the same bits modulo 2⁶⁴);
+# in Python they stay positive, which Python multiplies and masks faster.
+_UNSIGNED: Final = 0 if NATIVE else 1 << 64
+_GOLDEN: Final[i64] = 0x9E3779B97F4A7C15 - (1 << 64) + _UNSIGNED
+_MIX1: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64) + _UNSIGNED
+_MIX2: Final[i64] = 0x94D049BB133111EB - (1 << 64) + _UNSIGNED
 
 
 def _word(seed: i64, counter: int) -> i64:
