@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Final
 
 from engine import board
 from engine.edition import TITLE_KINDS, Edition, load
-from engine.state import BANK, Settings, State
+from engine.state import BANK, HOTEL, State
 
 if TYPE_CHECKING:
     from engine.ai.levels import Style
@@ -36,9 +36,9 @@ class Table:
         "utility_top",
         "unbuilt_rent_bound",
         "rent_bound",
+        "rent_caps",
+        "dearest_first",
         "start_cash",
-        "_settings",
-        "_start",
     )
 
     def __init__(self, ed: Edition) -> None:
@@ -65,10 +65,18 @@ class Table:
         base = max([2 * r[0] for r in country] + airline + [self.utility_top])
         self.unbuilt_rent_bound = base
         self.rent_bound = max([base] + [max(r) for r in country])
+        # Per square and building level (0 to 5): the most its title can charge, with the whole block for an
+        # unbuilt country, every airline, and the top multiplier for a utility. The titles, the dearest first.
+        self.rent_caps: list[tuple[int, ...]] = []
+        for sq in squares:
+            if sq.kind == "country":
+                self.rent_caps.append((2 * sq.rents[0], *sq.rents[1:]))
+            elif sq.kind == "airline":
+                self.rent_caps.append((max(sq.rents),) * (HOTEL + 1))
+            else:
+                self.rent_caps.append((self.utility_top if sq.kind == "utility" else 0,) * (HOTEL + 1))
+        self.dearest_first = sorted(self.titles, key=lambda i: (-max(self.rent_caps[i]), i))
         self.start_cash = ed.economy.start_cash
-        # The starting cash of the last game's settings asked about (`start_cash`): settings are frozen.
-        self._settings: Settings | None = None
-        self._start = 0
 
 
 _TABLES: Final[dict[str, Table]] = {}
@@ -82,11 +90,7 @@ def table(edition_id: str) -> Table:
 
 
 def start_cash(st: State, t: Table) -> int:
-    settings = st.settings
-    if settings is not t._settings:
-        t._settings = settings
-        t._start = settings.start_cash or t.start_cash
-    return t._start
+    return st.settings.start_cash or t.start_cash
 
 
 def owns_all(owner: list[int], members: tuple[int, ...], seat: int) -> bool:
@@ -99,22 +103,23 @@ def owns_all(owner: list[int], members: tuple[int, ...], seat: int) -> bool:
 
 def rent_bound(st: State, t: Table) -> int:
     """A quick upper bound of `worst_rent`: spares its scan when cash is plentiful anyway."""
-    # any() over a generator: compiled, a loop in place (over a list, a call into Python).
-    return t.rent_bound if any(lv for lv in st.level) else t.unbuilt_rent_bound
+    return t.rent_bound if any(st.level) else t.unbuilt_rent_bound
 
 
 def top_rents(st: State, t: Table) -> list[int]:
-    """Per seat (by index, six places), the highest rent one of its titles charges now (`board.rent`, utilities
-    at a roll of 7, the likeliest total)."""
+    """Per seat (by index, six places), the highest rent one of its titles charges now (`board.rent`; utilities
+    at their top multiplier and a roll of 7, the likeliest total: what one landing may cost)."""
     tops = [0] * 6
     ed = t.ed
     rules = board.rules(st, ed)
-    owner, mortgaged = st.owner, st.mortgaged
-    for i in t.titles:
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    caps, kind, utility_top = t.rent_caps, t.kind, t.utility_top
+    # The dearest titles first: the rent of a title whose cap its owner's top already reaches is not asked.
+    for i in t.dearest_first:
         o = owner[i]
-        if o < 0 or mortgaged[i]:
+        if o < 0 or mortgaged[i] or caps[i][level[i]] <= tops[o]:
             continue
-        r = t.utility_top if t.kind[i] == "utility" else board.rent(st, ed, i, 7, rules)
+        r = utility_top if kind[i] == "utility" else board.rent(st, ed, i, 7, rules)
         if r > tops[o]:
             tops[o] = r
     return tops
