@@ -33,7 +33,7 @@ from setuptools.build_meta import *  # noqa: E402, F403 (the other hooks are set
 
 # mypy compiles; it reads msgspec's types to compile the code that uses the state (installed only later, with
 # the project's own dependencies).
-COMPILER = ["mypy>=1.10", "msgspec>=0.18"]
+COMPILER = ["mypy>=1.10", "msgspec>=0.18.5"]
 
 
 def _requires(hook, config_settings) -> list[str]:  # noqa: ANN001

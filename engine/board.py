@@ -17,7 +17,7 @@ BOARD_SIZE: Final = 40
 
 def rules(st: State, ed: Edition) -> Rules:
     """The rules this game plays by: the edition's, house rules and the rulebook it began under applied."""
-    return in_force(ed, st.settings)
+    return in_force(ed.id, st.settings)
 
 
 def trading_window(st: State, ed: Edition) -> bool:

@@ -53,28 +53,11 @@ HOUSE_SWITCHES = (
 )
 
 
-def in_force(ed: Edition, settings: Settings) -> Rules:
-    """The rules of a game of `ed` with these settings."""
-    # Asked on every action, and a game keeps its settings object: the last answer is checked by identity
-    # first, which spares hashing the settings for the cache.
-    last = _last
-    if last[0] is settings and last[1] is ed and (known := last[2]) is not None:
-        return known
-    rules = _in_force(ed.id, settings)
-    _remember(settings, ed, rules)
-    return rules
-
-
-_last: tuple[object, object, Rules | None] = (None, None, None)
-
-
-def _remember(settings: Settings, ed: Edition, rules: Rules) -> None:
-    global _last
-    _last = (settings, ed, rules)
-
-
+# Asked on most actions, so worked out once per edition and settings. A game keeps its settings object, whose
+# hash msgspec keeps too (`Settings` has cache_hash): a lookup costs little more than a call.
 @lru_cache(maxsize=256)
-def _in_force(edition_id: str, settings: Settings) -> Rules:
+def in_force(edition_id: str, settings: Settings) -> Rules:
+    """The rules of a game of the edition `edition_id` with these settings."""
     changes = dict(EARLIER) if settings.rulebook == 0 else {}
     for name in HOUSE_SWITCHES:
         value = getattr(settings, name)
@@ -86,5 +69,5 @@ def _in_force(edition_id: str, settings: Settings) -> Rules:
 def settle(ed: Edition, settings: Settings) -> Settings:
     """The settings a new game stores: the current rulebook, and every house rule switch written out."""
     current = msgspec.structs.replace(settings, rulebook=RULEBOOK)
-    rules = in_force(ed, current)
+    rules = in_force(ed.id, current)
     return msgspec.structs.replace(current, **{name: getattr(rules, name) for name in HOUSE_SWITCHES})

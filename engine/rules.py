@@ -32,7 +32,7 @@ class Game:
         # A quiet application (the simulator's) tells only how the game ended: the other events are not built.
         self.quiet = quiet
         settings = st.settings
-        self.rules = in_force(ed, settings)
+        self.rules = in_force(ed.id, settings)
         # A game stored before rulebook 1 replays into the events it logged then: a bankruptcy, a withdrawal
         # and a settled trade told after what they move, without the trade's contents or the jailed owner.
         self.told_in_full = settings.rulebook > 0
