@@ -7,7 +7,7 @@ with `apply`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 from engine import board
@@ -396,12 +396,14 @@ def check(st: State, ed: Edition, a: Action) -> None:
 
 
 def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
-    """Every concrete action `seat` may send now. Trade proposals and bids are open-ended: one
-    `propose_trade` template (trade=None) says a proposal is possible, and bids are listed at the
-    edition's steps above the current bid."""
+    """Every concrete action `seat` may send now, kind by kind (in `CANDIDATE_KINDS` order, then the open-ended
+    ones). Trade proposals and bids are open-ended: one `propose_trade` template (trade=None) says a proposal
+    is possible, and bids are listed at the edition's steps above the current bid."""
     if st.phase == "over" or not 0 <= seat < len(st.seats) or st.seats[seat].out:
         return []
-    return [a for a in _candidates(st, ed, seat, set()) if refusal(st, ed, a) is None] + _open_ended(st, ed, seat)
+    titles = board.titles_of(st, seat)
+    candidates = [a for kind in _kinds_to_try(st, ed, seat, titles) for a in _candidates(st, ed, seat, kind, titles)]
+    return [a for a in candidates if refusal(st, ed, a) is None] + _open_ended(st, ed, seat)
 
 
 def legal_kinds(st: State, ed: Edition, seat: int, skip: frozenset[str] = frozenset()) -> set[str]:
@@ -410,67 +412,107 @@ def legal_kinds(st: State, ed: Edition, seat: int, skip: frozenset[str] = frozen
     to be open to another seat already, say) are neither looked for nor listed."""
     if st.phase == "over" or not 0 <= seat < len(st.seats) or st.seats[seat].out:
         return set()
+    titles = board.titles_of(st, seat)
     kinds: set[str] = set()
-    # Once a kind is found (or skipped), no further action of it is even made: the candidates read `closed`
-    # as they go.
-    closed = set(skip)
-    for a in _candidates(st, ed, seat, closed):
-        if a.kind not in closed and refusal(st, ed, a) is None:
-            kinds.add(a.kind)
-            closed.add(a.kind)
+    for kind in _kinds_to_try(st, ed, seat, titles):
+        if kind in skip:
+            continue
+        for a in _candidates(st, ed, seat, kind, titles):
+            if refusal(st, ed, a) is None:
+                kinds.add(kind)
+                break
     return kinds | {a.kind for a in _open_ended(st, ed, seat) if a.kind not in skip}
 
 
-def _candidates(st: State, ed: Edition, seat: int, closed: set[str]) -> Iterator[Action]:
-    """The concrete actions `seat` might send now, before the rules are asked about each. Where a seat may have
-    many of a kind (bids, its titles' actions, loans), none is made once the kind is in `closed`, which the
-    caller may add to as it goes; single actions come regardless."""
-    if st.debts and st.debts[0].debtor == seat:
-        yield Action(kind="bankrupt", seat=seat)
+# The kinds of concrete actions, in the order `legal_actions` lists them.
+CANDIDATE_KINDS: Final = (
+    "bankrupt", "keep_mortgaged", "bid", "pass_bid", "roll", "buy", "decline", "end_turn", "pay_fine", "use_card",
+    "build", "sell", "mortgage", "unmortgage", "sell_title", "title_to_bank", "take_loan",
+    "accept_trade", "reject_trade", "cancel_trade",
+)  # fmt: skip
+_TURN_KINDS: Final = ("roll", "buy", "decline", "end_turn", "pay_fine", "use_card")
+_TITLE_KINDS: Final = ("build", "sell", "mortgage", "unmortgage")
+
+
+def _kinds_to_try(st: State, ed: Edition, seat: int, titles: list[int]) -> list[str]:
+    """The kinds `seat` might have an action of now, in `CANDIDATE_KINDS` order: those of a pending debt,
+    lift, auction and trade offer that concern the seat, of its turn, of its titles, of the club's loans."""
+    kinds: list[str] = []
+    debts = st.debts
+    if debts and debts[0].debtor == seat:
+        kinds.append("bankrupt")
     if st.lift is not None and st.lift.seat == seat:
-        yield Action(kind="keep_mortgaged", seat=seat)
-    rules = board.rules(st, ed)
-    hands_titles = rules.mortgaged_title_to_bank and any(d.debtor == seat for d in st.debts)
+        kinds.append("keep_mortgaged")
     if st.auction is not None and seat in st.auction.active:
+        kinds += ("bid", "pass_bid")
+    if seat == st.current:
+        kinds += _TURN_KINDS
+    rules = board.rules(st, ed)
+    if titles:
+        kinds += _TITLE_KINDS
+        if rules.bank_buys_titles:
+            kinds.append("sell_title")
+        if rules.mortgaged_title_to_bank and debts and any(d.debtor == seat for d in debts):
+            kinds.append("title_to_bank")
+    if rules.club_loans and st.seats[seat].club:
+        kinds.append("take_loan")
+    trade = st.trade
+    if trade is not None:
+        if trade.target == seat:
+            kinds += ("accept_trade", "reject_trade")
+        if trade.proposer == seat:
+            kinds.append("cancel_trade")
+    return kinds
+
+
+def _candidates(st: State, ed: Edition, seat: int, kind: str, titles: list[int]) -> Iterable[Action]:
+    """The actions of `kind` (one `_kinds_to_try` gave) that `seat` might send, before the rules are asked about
+    each; `titles`: the seat's titles."""
+    if kind in _MANY_KINDS:
+        return _many(st, ed, seat, kind, titles)
+    return (Action(kind=kind, seat=seat),)
+
+
+_MANY_KINDS: Final = frozenset(
+    {"build", "sell", "mortgage", "unmortgage", "title_to_bank", "sell_title", "take_loan", "bid"}
+)
+
+
+def _many(st: State, ed: Edition, seat: int, kind: str, titles: list[int]) -> Iterator[Action]:
+    """`_candidates` of a kind a seat may have several actions of, made one at a time: a caller looking for the
+    first one the rules accept makes no more. What a title's own state rules out (building where the block
+    is not all the seat's, selling where nothing stands, lifting a mortgage there is not) is left out: the
+    rules would refuse it, and a table asks this for every seat after every move."""
+    if kind == "build":
+        squares, owner, mortgaged = ed.squares, st.owner, st.mortgaged
+        blocks = board.blocks(ed)
+        for i in titles:
+            sq = squares[i]
+            if sq.kind == "country" and not mortgaged[i] and all(owner[j] == seat for j in blocks[sq.block]):
+                yield Action(kind="build", seat=seat, square=i)
+    elif kind == "sell":
+        level = st.level
+        for i in titles:
+            if level[i]:  # only countries are built on
+                yield Action(kind="sell", seat=seat, square=i)
+    elif kind == "mortgage" or kind == "unmortgage" or kind == "title_to_bank":
+        mortgaged = st.mortgaged
+        wanted = kind != "mortgage"  # a mortgage is lifted, or a mortgaged title handed over
+        for i in titles:
+            if mortgaged[i] == wanted:
+                yield Action(kind=kind, seat=seat, square=i)
+    elif kind == "sell_title":
+        for i in titles:
+            yield Action(kind="sell_title", seat=seat, square=i)
+    elif kind == "take_loan":
+        for block in ed.economy.club_loans:
+            yield Action(kind="take_loan", seat=seat, block=block)
+    else:  # bid
         au = st.auction
+        assert au is not None
         base = max(au.bid, au.minimum - 1)
         for step in ed.economy.bid_steps:
-            if "bid" not in closed:
-                yield Action(kind="bid", seat=seat, amount=base + step)
-        yield Action(kind="pass_bid", seat=seat)
-    if seat == st.current:
-        for kind in ("roll", "buy", "decline", "end_turn", "pay_fine", "use_card"):
-            if kind not in closed:
-                yield Action(kind=kind, seat=seat)
-    # What a title's own state rules out (building where the block is not all the seat's, selling where
-    # nothing stands, lifting a mortgage there is not) is left out here: the rules would refuse it, and a
-    # table asks this for every seat after every move.
-    owner, squares, blocks = st.owner, ed.squares, board.blocks(ed)
-    for i in board.titles_of(st, seat):
-        mortgaged = st.mortgaged[i]
-        sq = squares[i]
-        if sq.kind == "country":
-            if not mortgaged and "build" not in closed and all(owner[j] == seat for j in blocks[sq.block]):
-                yield Action(kind="build", seat=seat, square=i)
-            if st.level[i] and "sell" not in closed:
-                yield Action(kind="sell", seat=seat, square=i)
-        title_kind = "unmortgage" if mortgaged else "mortgage"
-        if title_kind not in closed:
-            yield Action(kind=title_kind, seat=seat, square=i)
-        if rules.bank_buys_titles and "sell_title" not in closed:
-            yield Action(kind="sell_title", seat=seat, square=i)
-        if hands_titles and mortgaged and "title_to_bank" not in closed:
-            yield Action(kind="title_to_bank", seat=seat, square=i)
-    if board.club_loans(st, ed) and st.seats[seat].club:
-        for block in ed.economy.club_loans:
-            if "take_loan" not in closed:
-                yield Action(kind="take_loan", seat=seat, block=block)
-    if st.trade is not None:
-        if st.trade.target == seat:
-            yield Action(kind="accept_trade", seat=seat)
-            yield Action(kind="reject_trade", seat=seat)
-        if st.trade.proposer == seat:
-            yield Action(kind="cancel_trade", seat=seat)
+            yield Action(kind="bid", seat=seat, amount=base + step)
 
 
 def _open_ended(st: State, ed: Edition, seat: int) -> list[Action]:
