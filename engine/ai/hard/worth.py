@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine import board
+from engine.ai.landing import landing
 from engine.ai.view import Table
 from engine.state import BANK, HOTEL, State
 
@@ -30,9 +31,6 @@ class Returns:
     __slots__ = ("t", "p", "rpt", "group_of", "groups", "block_rate", "block_cost", "single_rate", "jail")
 
     def __init__(self, t: Table) -> None:
-        # Imported here so that `python -m engine.ai.landing` does not find itself imported already.
-        from engine.ai.landing import landing
-
         self.t = t
         data = landing(t.ed.id)
         p = data.square["short"]
