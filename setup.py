@@ -3,8 +3,8 @@
 With TURISTA_COMPILE=1 in the environment of `pip install`, the engine's rules, legality, computer players
 and simulator are compiled to C extensions by mypyc (about 2.5 times the speed). Without it, the default,
 the engine is the pure-Python reference and the package has no compiled parts. See docs/simulator.md ("The
-compiled engine"): an editable install builds the extensions next to the sources, where `engine/__init__.py` checks
-them against the sources they were built from.
+compiled engine"): an editable install builds the extensions next to the sources, and records what it compiled
+(engine/_compiled.json) for `engine.compiled` to tell when a source changed since.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# Left as Python: the package's __init__ and _modules (which checks the compiled modules before they load),
-# the msgspec structs of the state, actions and editions (mypyc cannot compile classes built by msgspec's
-# metaclass), i18n (subclasses of str and int), narrate (text for people, off the simulator's path), and every
-# module run with `python -m` (runpy needs its code object).
-PURE = {"__init__.py", "_modules.py", "actions.py", "state.py", "edition.py", "i18n.py", "narrate.py"}
-MANIFEST = "_compiled.json"
+# Left as Python: the package's __init__ and `compiled` (which tells a build from the sources), the msgspec
+# structs of the state, actions and editions (mypyc cannot compile classes built by msgspec's metaclass), i18n
+# (subclasses of str and int), narrate (text for people, off the simulator's path), and every module run with
+# `python -m` (runpy needs its code object).
+PURE = {"__init__.py", "compiled.py", "actions.py", "state.py", "edition.py", "i18n.py", "narrate.py"}
+MANIFEST = "_compiled.json"  # engine.compiled.MANIFEST (setup.py runs before the engine can be imported)
 
 
 def compiled_sources() -> list[str]:

@@ -6,14 +6,12 @@
 
 No I/O but reading `data/`; no clock, no global random: the same seed and actions replay the same game.
 
-The modules are the reference in Python. An install with TURISTA_COMPILE=1 (see setup.py) adds them
-compiled, which Python then prefers; `COMPILED` tells which ones run. `engine._modules` uses the compiled
-ones only while each source is the one they were built from: after an edit, or with TURISTA_PURE=1 in the
-environment, the sources run instead.
+The modules are the reference in Python. An install that compiles them (see setup.py) adds them as C
+extensions, which Python then prefers; `COMPILED` tells which ones run (`engine.compiled`).
 """
 
-from engine import _modules  # first: it decides between the compiled modules and the sources
 from engine.actions import SYSTEM, Action, IllegalAction, Offer, Trade
+from engine.compiled import runs_compiled
 from engine.edition import Edition, available, load
 from engine.legal import legal_actions as _legal_actions
 from engine.legal import legal_kinds as _legal_kinds
@@ -22,7 +20,7 @@ from engine.rules import Event, apply, apply_inplace, new_game
 from engine.state import BANK, HOTEL, POT, Settings, State, clone, from_json, to_json
 
 # Whether the rules run compiled (see the top of this file).
-COMPILED = _modules.compiled()
+COMPILED = runs_compiled()
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
