@@ -12,7 +12,6 @@ games recorded by earlier engines and compares every event.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Final
 
 import msgspec
@@ -53,11 +52,23 @@ HOUSE_SWITCHES = (
 )
 
 
-# Asked on most actions, so worked out once per edition and settings. A game keeps its settings object, whose
-# hash msgspec keeps too (`Settings` has cache_hash): a lookup costs little more than a call.
-@lru_cache(maxsize=256)
 def in_force(edition_id: str, settings: Settings) -> Rules:
     """The rules of a game of the edition `edition_id` with these settings."""
+    # Asked on most actions, so worked out once per edition and settings: a game keeps its settings object, and
+    # msgspec keeps its hash (`Settings` has cache_hash), so finding them costs a dictionary lookup.
+    key = (edition_id, settings)
+    rules = _IN_FORCE.get(key)
+    if rules is None:
+        if len(_IN_FORCE) >= 512:
+            _IN_FORCE.clear()  # a bound: a long-running bot sees many games' settings
+        rules = _IN_FORCE[key] = _work_out(edition_id, settings)
+    return rules
+
+
+_IN_FORCE: Final[dict[tuple[str, Settings], Rules]] = {}
+
+
+def _work_out(edition_id: str, settings: Settings) -> Rules:
     changes = dict(EARLIER) if settings.rulebook == 0 else {}
     for name in HOUSE_SWITCHES:
         value = getattr(settings, name)
