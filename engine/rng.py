@@ -8,7 +8,8 @@ machine words, whose sums and products wrap modulo 2⁶⁴ by themselves (the bu
 `-fwrapv`); in Python, ints that never wrap, so each sum and product is masked to 64 bits with `_WRAP`,
 which compiled is all ones and changes nothing. A word of 2⁶³ or more reads as negative compiled: its right
 shifts are masked to the bits a logical shift keeps, and `below` takes such a word modulo n as the unsigned
-value it stands for. tests/test_rng.py checks the numbers against the reference implementation.
+value it stands for. tests/test_rng.py checks the numbers against the reference implementation, and CI runs
+it on the compiled engine too.
 """
 
 from __future__ import annotations
@@ -30,24 +31,33 @@ _MIX1: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64) + _UNSIGNED
 _MIX2: Final[i64] = 0x94D049BB133111EB - (1 << 64) + _UNSIGNED
 
 
-def _word(seed: i64, counter: int) -> i64:
-    """The value number `counter` of the stream `seed`, as a 64-bit word."""
-    z: i64 = (seed + (counter + 1) * _GOLDEN) & _WRAP
-    z = ((z ^ ((z >> 30) & 0x3_FFFF_FFFF)) * _MIX1) & _WRAP
-    z = ((z ^ ((z >> 27) & 0x1F_FFFF_FFFF)) * _MIX2) & _WRAP
-    return z ^ ((z >> 31) & 0x1_FFFF_FFFF)
-
-
 def draw(seed: int, counter: int) -> int:
     """The 64-bit value number `counter` of the stream `seed` (any int: taken modulo 2⁶⁴), from 0 to 2⁶⁴ - 1."""
-    word = ((seed + (1 << 63)) & _MASK64) - (1 << 63)
-    return int(_word(word, counter)) & _MASK64
+    return below(((seed + (1 << 63)) & _MASK64) - (1 << 63), counter, 0) & _MASK64
 
 
 def below(seed: int, counter: int, n: int) -> int:
     """A number in range(n): `draw(seed, counter) % n`, for a seed that fits a signed 64-bit word, as a game's
-    does (`engine.rules.new_game`). The bias of a 64-bit modulo is below 1e-17 for board-game sizes."""
-    z = _word(seed, counter)
+    does (`engine.rules.new_game`); n = 0 gives the whole value, as a word (`draw`). The bias of a 64-bit
+    modulo is below 1e-17 for board-game sizes."""
+    s: i64 = seed
+    z: i64 = (s + (counter + 1) * _GOLDEN) & _WRAP
+    # Compiled, a word of 2⁶³ or more shifts ones in from the left: each shift keeps only the bits a logical
+    # shift keeps (in Python the word is never negative, and the masks would only cost time).
+    shifted = z >> 30
+    if NATIVE:
+        shifted &= 0x3_FFFF_FFFF
+    z = ((z ^ shifted) * _MIX1) & _WRAP
+    shifted = z >> 27
+    if NATIVE:
+        shifted &= 0x1F_FFFF_FFFF
+    z = ((z ^ shifted) * _MIX2) & _WRAP
+    shifted = z >> 31
+    if NATIVE:
+        shifted &= 0x1_FFFF_FFFF
+    z ^= shifted
+    if n == 0:
+        return z
     if z < 0:  # compiled, a word of 2⁶³ or more: its top 63 bits (a logical shift) modulo n, doubled, its last bit
         return (((z >> 1) & 0x7FFF_FFFF_FFFF_FFFF) % n * 2 + (z & 1)) % n
     return z % n
