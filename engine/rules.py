@@ -17,6 +17,8 @@ from engine.legal import build_plan, check, unmortgage_cost
 from engine.rulebook import in_force, settle
 from engine.state import BANK, HOTEL, POT, Auction, Debt, Lift, Loan, Seat, Settings, Standing, State, clone
 
+# An event as `apply` returns it and the bot stores it: a JSON object, its code and fields declared in
+# engine.events.
 Event = dict
 
 
@@ -39,6 +41,7 @@ class Game:
         self.max_turns = settings.max_turns
 
     def emit(self, code: str, **params: object) -> None:
+        """Log the event `code` (one of engine.events.CODES) with its fields."""
         if self.quiet and code != "game_over":
             return
         params["code"] = code
