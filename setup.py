@@ -22,10 +22,9 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 # Left as Python: the package's __init__ and `compiled` (which tells a build from the sources), the msgspec
-# structs of the state, actions, events and editions (mypyc cannot compile classes built by msgspec's metaclass), i18n
-# (subclasses of str and int), narrate (text for people, off the simulator's path), and every module run with
-# `python -m` (runpy needs its code object).
-PURE = {"__init__.py", "compiled.py", "actions.py", "events.py", "state.py", "edition.py", "i18n.py", "narrate.py"}
+# structs of the state, actions, events and editions (mypyc cannot compile classes built by msgspec's
+# metaclass), and every module run with `python -m` (runpy needs its code object).
+PURE = {"__init__.py", "compiled.py", "actions.py", "events.py", "state.py", "edition.py"}
 MANIFEST = "_compiled.json"  # engine.compiled.MANIFEST (setup.py runs before the engine can be imported)
 
 

@@ -12,7 +12,7 @@ extensions, which Python then prefers; `COMPILED` tells which ones run (`engine.
 
 from engine.actions import SYSTEM, Action, IllegalAction, Offer, Trade
 from engine.compiled import runs_compiled
-from engine.edition import Edition, available, load
+from engine.edition import DATA_DIR, Edition, available, load
 from engine.legal import legal_actions as _legal_actions
 from engine.legal import legal_kinds as _legal_kinds
 from engine.legal import refusal
@@ -40,6 +40,7 @@ def edition_of(state: State) -> Edition:
 __all__ = [
     "BANK",
     "COMPILED",
+    "DATA_DIR",
     "HOTEL",
     "POT",
     "SYSTEM",

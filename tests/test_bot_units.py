@@ -15,11 +15,10 @@ from discord import app_commands
 
 from bot.config import load_config
 from bot.face import components, ids
-from bot.face.i18n import CatalogueTranslator
+from bot.face.i18n import BOT, CatalogueTranslator
 from bot.handlers.acting import parse_amount
 from bot.table.computers import fallback
 from engine import Action, apply_inplace, clone, edition_of, new_game, refusal
-from engine.i18n import catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -92,11 +91,11 @@ def test_every_bot_text_exists_in_both_languages() -> None:
         used |= set(re.findall(r"\bt\((?:self\.)?lang[^,]*, \"([a-z_.]+)\"", path.read_text()))
     assert used
     for lang in ("es", "en"):
-        texts = catalogue(lang)
+        texts = BOT.texts(lang)
         missing = sorted(k for k in used if f"bot.{k}" not in texts)
         assert not missing, (lang, missing)
-    es = {k for k in catalogue("es") if k.startswith("bot.") and not k.startswith("bot.cmd.")}
-    en = {k for k in catalogue("en") if k.startswith("bot.") and not k.startswith("bot.cmd.")}
+    es = {k for k in BOT.texts("es") if k.startswith("bot.") and not k.startswith("bot.cmd.")}
+    en = {k for k in BOT.texts("en") if k.startswith("bot.") and not k.startswith("bot.cmd.")}
     assert es == en
 
 
@@ -187,7 +186,7 @@ def test_the_help_names_the_commands_as_each_language_calls_them() -> None:
     from bot.commands import all_commands
 
     for lang in ("es", "en"):
-        texts = catalogue(lang)
+        texts = BOT.texts(lang)
         names = set()
         for command in all_commands():
             key = command._locale_name.extras["key"] if command._locale_name else None  # type: ignore[union-attr]
@@ -204,7 +203,7 @@ def test_every_refusal_of_the_bot_has_a_text() -> None:
     from bot.face.replies import BOT_ERRORS
 
     for lang in ("es", "en"):
-        texts = catalogue(lang)
+        texts = BOT.texts(lang)
         assert not [code for code in BOT_ERRORS if f"bot.error.{code}" not in texts], lang
 
 
@@ -524,7 +523,7 @@ def test_the_table_offers_a_menu_only_when_someone_finds_something_in_it(edition
 def test_a_title_is_found_by_the_start_of_any_word_of_its_name() -> None:
     """`/construir fuencarral` was refused: only the whole name, or its beginning, named a title."""
     from bot.face.answers import find_square
-    from engine.narrate import square_name
+    from words import square_name
 
     def named(edition: str, raw: str) -> str | None:
         found = find_square(edition, raw)

@@ -1,7 +1,8 @@
-"""The boundaries docs/architecture.md draws: `engine` imports nothing of `render` or `bot`; `render`
-imports `engine` only; only `bot` and `fakediscord` import `discord`; `fakediscord` knows nothing of the game,
-and the bot uses it only in the sandbox. Inside `bot`, imports flow one way: no module imports, even for type
-hints or inside a function, a module that imports it back."""
+"""The boundaries docs/architecture.md draws: `engine` imports nothing of the project's other packages and
+reads no catalogue; `words` imports `engine` only; `render` imports `engine` and `words`; only `bot` and
+`fakediscord` import `discord`; `fakediscord` knows nothing of the game, and the bot uses it only in the
+sandbox. Inside `bot`, imports flow one way: no module imports, even for type hints or inside a function, a
+module that imports it back."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-GAME = {"engine", "render", "bot"}
+GAME = {"engine", "words", "render", "bot"}
 FORBIDDEN = {
-    "engine": {"render", "bot", "discord", "fakediscord"},
+    "engine": {"words", "render", "bot", "discord", "fakediscord"},
+    "words": {"render", "bot", "discord", "fakediscord"},
     "render": {"bot", "discord", "fakediscord"},
     "fakediscord": GAME,
 }
@@ -43,6 +45,13 @@ def test_engine_does_no_io_but_reading_data() -> None:
             continue  # command-line entry points print their results
         names = imported_packages(path)
         assert not names & {"socket", "sqlite3", "random", "time", "datetime", "urllib", "asyncio"}, path
+
+
+def test_the_engine_reads_no_catalogue() -> None:
+    """The engine speaks in codes and numbers: the texts (data/i18n) are read by `words` and the readers."""
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            assert not (isinstance(node, ast.Constant) and node.value == "i18n"), path.relative_to(ROOT)
 
 
 def test_the_bot_uses_the_fake_discord_only_in_the_sandbox() -> None:

@@ -14,10 +14,9 @@ import pytest
 
 from engine import Action, apply_inplace, load, new_game
 from engine.events import CODES, ENDINGS, ITEMS, JAIL_EXITS, REASONS, typed
-from engine.i18n import LANGUAGES, catalogue
-from engine.narrate import SILENT, SILENT_TRANSFERS, describe
 from engine.simulate import Driver
 from engine.state import HOTEL, Settings
+from words import GAME, LANGUAGES, SILENT, SILENT_TRANSFERS, describe
 
 ROOT = Path(__file__).resolve().parent.parent
 OLD_GAMES = ROOT / "tests" / "data" / "games-rulebook-0.jsonl.gz"
@@ -115,7 +114,7 @@ def test_the_reader_refuses_what_is_not_declared() -> None:
 # -- the narration and the catalogues ------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_both_catalogues_have_a_sentence_for_every_code(lang: str) -> None:
-    texts = catalogue(lang)
+    texts = GAME.texts(lang)
     keys = [f"event.{code}" for code in CODES if code not in SILENT and code not in ("transfer", "left_jail")]
     keys += [f"event.transfer.{reason}" for reason in REASONS if reason not in SILENT_TRANSFERS]
     keys += [f"event.left_jail.{how}" for how in JAIL_EXITS]

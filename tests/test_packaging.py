@@ -18,7 +18,7 @@ from engine.edition import DATA_DIR
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
-CODE = ("engine", "render", "bot", "fakediscord")
+CODE = ("engine", "words", "render", "bot", "fakediscord")
 DEV_ONLY = ("devkit", "tests", "bench")  # what the tests and the benchmarks share stays out of the wheel
 
 
@@ -57,7 +57,7 @@ def test_every_data_file_matches_a_package_data_pattern() -> None:
 
 def test_data_is_found_through_the_package_from_any_folder(tmp_path: Path) -> None:
     assert (ROOT / "data").resolve() == DATA_DIR  # an editable install maps turista_data to data/
-    probe = "from engine import available; from engine.i18n import catalogue; print(available(), len(catalogue('en')))"
+    probe = "from engine import available; from words import GAME; print(available(), len(GAME.texts('en')))"
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "['monopolio', 'mundial', 'turismundo']" in done.stdout

@@ -9,8 +9,7 @@ from bot.face.texts import cash, seat_label
 from engine import State, edition_of, load
 from engine.board import net_worth, rent, titles_of
 from engine.edition import TITLE_KINDS
-from engine.i18n import LANGUAGES, text
-from engine.narrate import jail_name, square_name
+from words import LANGUAGES, jail_name, square_name, text
 
 
 def seat_status(state: State, seat: int, lang: str) -> str:

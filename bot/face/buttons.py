@@ -16,9 +16,8 @@ from bot.table.settings import ENDINGS, TIME_LIMITS, TOGGLES, TURN_TIMEOUTS, Tab
 from engine import State, available, board, edition_of, legal_actions, legal_kinds, load
 from engine.actions import KINDS
 from engine.ai.levels import LEVELS as COMPUTER_LEVELS
-from engine.i18n import text
 from engine.legal import unmortgage_cost
-from engine.narrate import square_name
+from words import square_name, text
 
 Style = discord.ButtonStyle
 # What the table's lower rows offer whoever may do it: a menu of each of these kinds, and a trade proposal.

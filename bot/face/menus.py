@@ -9,9 +9,8 @@ from bot.face.i18n import t
 from bot.face.texts import cash
 from bot.table.plans import even_builds
 from engine import Action, State, board, edition_of, legal_actions
-from engine.i18n import text
 from engine.legal import refusal, unmortgage_cost
-from engine.narrate import square_name
+from words import square_name, text
 
 MENU_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan", "title_to_bank")
 

@@ -7,9 +7,8 @@ from bot.face.i18n import t
 from bot.store import SeatRow
 from bot.table.settings import TOGGLES, TableSettings
 from engine import State, board, edition_of, load
-from engine.i18n import money, text
-from engine.narrate import jail_name, square_name
-from engine.narrate import offer_text as narrate_offer
+from words import jail_name, money, square_name, text
+from words import offer_text as narrate_offer
 
 
 def cash(state: State | str, amount: int) -> str:

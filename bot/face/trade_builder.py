@@ -11,9 +11,8 @@ from bot.face.texts import offer_text, seat_label
 from bot.table.draft import Draft
 from engine import IllegalAction, State, edition_of
 from engine.board import titles_of
-from engine.i18n import text
 from engine.legal import trade_refusal
-from engine.narrate import explain, square_name
+from words import explain, square_name, text
 
 BUILDER = 0  # the version of every builder component
 
