@@ -35,9 +35,9 @@ class _Version(argparse.Action):
     """`--version`: the package's version and whether its engine runs compiled or from its sources."""
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        from engine.compiled import describe
+        from engine import which_build
 
-        print(f"turista {version()} (engine: {describe()})")
+        print(f"turista {version()} (engine: {which_build()})")
         parser.exit()
 
 

@@ -177,9 +177,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
         sys.stderr.write(problem + "\n")
         return 1
     from bot.app import build_bot  # discord.py is only imported when there is something to run
-    from engine.compiled import describe
+    from engine import which_build
 
-    log.info("engine: %s", describe())
+    log.info("engine: %s", which_build())
     loop_factory = event_loop_factory()
     log.info("event loop: %s", "uvloop" if loop_factory is not None else "asyncio")
     try:

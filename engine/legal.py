@@ -1,6 +1,6 @@
 """Legality, kept apart from applying: why an action is refused now, and what a seat may do.
 
-`refusal` answers with an error code and its parameters (or None); `legal_actions` lists concrete
+`refused` answers with an error code and its parameters (or None); `open_actions` lists concrete
 actions built from the same checks, so the bot's buttons, the computer players and the fuzzers all agree
 with `apply`.
 """
@@ -27,7 +27,7 @@ def _no(code: str, **params: object) -> Refusal:
     return code, params
 
 
-def refusal(st: State, ed: Edition, a: Action) -> Refusal:
+def refused(st: State, ed: Edition, a: Action) -> Refusal:
     """Why `a` is illegal in `st`, or None if `apply` would accept it."""
     if st.phase == "over":
         return _no("game_over")
@@ -77,7 +77,7 @@ def _bankrupt_refusal(st: State, ed: Edition, seat: int) -> Refusal:
         # Rules 000 §12, 001, 002: bankrupt is who cannot gather the sum even selling and mortgaging everything.
         owed = sum(d.amount for d in st.debts if d.debtor == seat)
         short = owed - st.seats[seat].cash
-        raisable = board.raisable(st, ed, seat)
+        raisable = board.raisable(st, seat)
         if raisable >= short:
             return _no("debt_can_be_raised", amount=raisable)
     return None
@@ -178,7 +178,7 @@ def _asset_refusal(st: State, ed: Edition, a: Action) -> Refusal:
             return _no("in_debt")
         if not st.mortgaged[square]:
             return _no("not_mortgaged", square=square)
-        cost = unmortgage_cost(st, ed, square)
+        cost = unmortgage_cost(st, square)
         return None if seat.cash >= cost else _no("not_enough_cash", amount=cost)
     # sell_title
     if not ed.rules.bank_buys_titles:
@@ -204,13 +204,14 @@ def _loan_refusal(st: State, ed: Edition, a: Action, in_debt: bool) -> Refusal:
     return None
 
 
-def unmortgage_cost(st: State, ed: Edition, square: int) -> int:
-    """The mortgage, plus its 10 % unless the owner just paid that on receiving the title."""
-    sq = ed.squares[square]
+def unmortgage_cost(st: State, square: int) -> int:
+    """What lifting the mortgage of `square` costs: the mortgage, plus its 10 % unless the owner just paid that
+    on receiving the title."""
+    mortgage = board.layout(st.edition).mortgage[square]
     lift = st.lift
     if square in st.interest_paid or (lift is not None and square in lift.squares and st.owner[square] == lift.seat):
-        return sq.mortgage
-    return sq.mortgage + board.interest_due(st, ed, square)
+        return mortgage
+    return mortgage + board.interest_due(st, square)
 
 
 def build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> list[int]:
@@ -292,7 +293,7 @@ def _trade_refusal(st: State, ed: Edition, a: Action) -> Refusal:
         t = a.trade
         if t is None or t.proposer != a.seat:
             return _no("bad_trade")
-        return trade_refusal(st, ed, t)
+        return trade_refused(st, ed, t)
     t = st.trade
     if t is None:
         return _no("no_trade")
@@ -302,10 +303,10 @@ def _trade_refusal(st: State, ed: Edition, a: Action) -> Refusal:
         return _no("not_your_trade")
     if a.kind == "reject_trade":
         return None
-    return trade_refusal(st, ed, t)
+    return trade_refused(st, ed, t)
 
 
-def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
+def trade_refused(st: State, ed: Edition, t: Trade) -> Refusal:
     """Whether the trade `t` could be carried out now."""
     if st.ending:
         return _no("no_trades_after_time")
@@ -320,7 +321,7 @@ def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
             return _no("trade_is_a_gift")
         if not (t.give.titles or t.give.cards or t.take.titles or t.take.cards):
             return _no("trade_is_a_loan")
-    why = window_refusal(st, ed, t.proposer)
+    why = window_refused(st, ed, t.proposer)
     if why is not None:
         return why
     for side, offer in ((t.proposer, t.give), (t.target, t.take)):
@@ -344,13 +345,13 @@ def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
         return None
     # Rules 001: each side must be able to pay the 10 % on the mortgaged titles it receives, at once.
     for side, gets, pays in ((t.proposer, t.take, t.give), (t.target, t.give, t.take)):
-        due = sum(board.interest_due(st, ed, sq) for sq in gets.titles if st.mortgaged[sq])
+        due = sum(board.interest_due(st, sq) for sq in gets.titles if st.mortgaged[sq])
         if st.seats[side].cash - pays.cash + gets.cash < due:
             return _no("cannot_pay_interest", amount=due)
     return None
 
 
-def window_refusal(st: State, ed: Edition, seat: int) -> Refusal:
+def window_refused(st: State, ed: Edition, seat: int) -> Refusal:
     """Why `seat` may propose no trade at all now, whatever it would contain: time is up, or (rules 002)
     it is not its turn or the trading window is still closed."""
     if st.ending:
@@ -390,12 +391,12 @@ def window_allows(st: State, ed: Edition, seat: int) -> bool:
 
 
 def check(st: State, ed: Edition, a: Action) -> None:
-    why = refusal(st, ed, a)
+    why = refused(st, ed, a)
     if why is not None:
         raise IllegalAction(why[0], **why[1])
 
 
-def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
+def open_actions(st: State, ed: Edition, seat: int) -> list[Action]:
     """Every concrete action `seat` may send now, kind by kind (in `CANDIDATE_KINDS` order, then the open-ended
     ones). Trade proposals and bids are open-ended: one `propose_trade` template (trade=None) says a proposal
     is possible, and bids are listed at the edition's steps above the current bid."""
@@ -403,11 +404,11 @@ def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
         return []
     titles = board.titles_of(st, seat)
     candidates = [a for kind in _kinds_to_try(st, ed, seat, titles) for a in _candidates(st, ed, seat, kind, titles)]
-    return [a for a in candidates if refusal(st, ed, a) is None] + _open_ended(st, ed, seat)
+    return [a for a in candidates if refused(st, ed, a) is None] + _open_ended(st, ed, seat)
 
 
-def legal_kinds(st: State, ed: Edition, seat: int, skip: frozenset[str] = frozenset()) -> set[str]:
-    """The kinds of `legal_actions(st, ed, seat)`, each found with its first accepted action: what a table's
+def open_kinds(st: State, ed: Edition, seat: int, skip: frozenset[str] = frozenset()) -> set[str]:
+    """The kinds of `open_actions(st, ed, seat)`, each found with its first accepted action: what a table's
     buttons need, at a fraction of the cost of listing every title's every action. Kinds in `skip` (known
     to be open to another seat already, say) are neither looked for nor listed."""
     if st.phase == "over" or not 0 <= seat < len(st.seats) or st.seats[seat].out:
@@ -418,13 +419,13 @@ def legal_kinds(st: State, ed: Edition, seat: int, skip: frozenset[str] = frozen
         if kind in skip:
             continue
         for a in _candidates(st, ed, seat, kind, titles):
-            if refusal(st, ed, a) is None:
+            if refused(st, ed, a) is None:
                 kinds.add(kind)
                 break
     return kinds | {a.kind for a in _open_ended(st, ed, seat) if a.kind not in skip}
 
 
-# The kinds of concrete actions, in the order `legal_actions` lists them.
+# The kinds of concrete actions, in the order `open_actions` lists them.
 CANDIDATE_KINDS: Final = (
     "bankrupt", "keep_mortgaged", "bid", "pass_bid", "roll", "buy", "decline", "end_turn", "pay_fine", "use_card",
     "build", "sell", "mortgage", "unmortgage", "sell_title", "title_to_bank", "take_loan",

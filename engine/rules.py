@@ -496,7 +496,7 @@ def _land(g: Game, s: int, rent_factor: int = 1, card_amount: int = 0, pos: int 
                 g.emit("rolled_for_rent", seat=s, dice=[d1, d2])
                 amount = (d1 + d2) * card_amount
             else:
-                amount = board.rent(st, ed, pos, sum(st.dice), g.rules) * rent_factor
+                amount = board.rent(st, pos, sum(st.dice), g.rules) * rent_factor
             _pay_rent(g, s, owner, pos, amount)
     elif kind == "tax":
         g.charge(s, BANK, sq.amount, "tax", square=pos)
@@ -816,7 +816,7 @@ def _mortgage(g: Game, a: Action) -> None:
 
 def _unmortgage(g: Game, a: Action) -> None:
     st = g.st
-    cost = unmortgage_cost(st, g.ed, a.square)
+    cost = unmortgage_cost(st, a.square)
     st.mortgaged[a.square] = False
     if a.square in st.interest_paid:
         st.interest_paid.remove(a.square)
@@ -837,7 +837,7 @@ def _title_to_bank(g: Game, a: Action) -> None:
     """Rules 001: the bank takes a mortgaged title in payment, keeps its 10 % and auctions the title at once
     (once the debts are settled: nothing is auctioned while a debt waits)."""
     st = g.st
-    value = board.title_to_bank_value(st, g.ed, a.square)
+    value = board.title_to_bank_value(st, a.square)
     st.owner[a.square] = BANK
     st.mortgaged[a.square] = False
     g.emit("title_to_bank", seat=a.seat, square=a.square)
@@ -847,7 +847,7 @@ def _title_to_bank(g: Game, a: Action) -> None:
 
 def _sell_title(g: Game, a: Action) -> None:
     st = g.st
-    value = board.title_value(st, g.ed, a.square)
+    value = board.title_value(st, a.square)
     st.owner[a.square] = BANK
     st.mortgaged[a.square] = False
     g.transfer(BANK, a.seat, value, "sell_title", square=a.square)
@@ -894,7 +894,7 @@ def _hand_title(g: Game, square: int, to: int, interest_now: bool) -> bool:
     mortgage alone. Returns whether that 10 % was charged."""
     st = g.st
     st.owner[square] = to
-    due = board.interest_due(st, g.ed, square) if st.mortgaged[square] and interest_now else 0
+    due = board.interest_due(st, square) if st.mortgaged[square] and interest_now else 0
     if not due:
         return False
     g.charge(to, BANK, due, "interest", square=square)
@@ -1018,12 +1018,12 @@ def _time_up(g: Game, a: Action) -> None:
         g.emit("trade_cancelled", seat=-1)
 
 
-def standings(st: State, ed: Edition) -> list[Standing]:
+def standings(st: State) -> list[Standing]:
     """The ranking as things stand: seats still playing by net worth (ties by turn order), then the
     bankrupt, the last one out first."""
     rows = []
     for s in range(len(st.seats)):
-        worth, titles, buildings = board.net_worth(st, ed, s)
+        worth, titles, buildings = board.net_worth(st, s)
         rows.append((s, worth, titles, buildings))
     alive = sorted((r for r in rows if not st.seats[r[0]].out), key=lambda r: (-r[1], st.order.index(r[0])))
     gone = [next(r for r in rows if r[0] == s) for s in reversed(st.eliminated)]
@@ -1042,14 +1042,14 @@ def standings(st: State, ed: Edition) -> list[Standing]:
 
 
 def _finish(g: Game, reason: str) -> None:
-    st, ed = g.st, g.ed
+    st = g.st
     st.phase = "over"
     st.auction = None
     st.auction_queue = []
     st.debts = []
     st.trade = None
     st.lift = None
-    st.standings = standings(st, ed)
+    st.standings = standings(st)
     st.winner = st.standings[0].seat
     g.emit(
         "game_over",

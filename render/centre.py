@@ -11,8 +11,7 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from engine import State
-from engine.edition import Edition
+from engine import Edition, State
 from render import draw as dr
 from render.flags import flag, has_flag
 from render.fonts import font

@@ -92,4 +92,4 @@ def seat_letters(state: State) -> list[str]:
 def phrase(lang: str, key: str, **params: object) -> str:
     """Text `render.<key>` filled like the game's own texts: plural forms (`{n:turno|turnos}`) and Spanish
     contractions work, which `label`'s plain formatting leaves alone."""
-    return game_text(language(lang), f"render.{key}", **params)
+    return RENDER.text(language(lang), f"render.{key}", **params)

@@ -7,11 +7,23 @@ import random
 import pytest
 from rulekit import game, own
 
-from engine import BANK, Action, Offer, State, Trade, apply_inplace, legal_actions, load, new_game, refusal, to_json
+from engine import (
+    BANK,
+    Action,
+    Offer,
+    State,
+    Trade,
+    apply_inplace,
+    legal_actions,
+    load,
+    new_game,
+    refusal,
+    rent,
+    to_json,
+)
 from engine.ai import LEVELS, choose, view
 from engine.ai.value import holdings, holdings_change
 from engine.ai.view import table
-from engine.board import rent
 from engine.simulate import Driver, play
 from engine.state import Auction, Debt, Settings
 
@@ -21,7 +33,7 @@ LEVEL_NAMES = tuple(LEVELS)
 def legal(st: State, action: Action) -> bool:
     """Legal now, and of a kind that `legal_actions` lists (bids and trades are filled-in templates)."""
     kinds = {a.kind for a in legal_actions(st, action.seat)}
-    return action.kind in kinds and refusal(st, load(st.edition), action) is None
+    return action.kind in kinds and refusal(st, action) is None
 
 
 # -- every move is legal, whoever is asked ----------------------------------------------------------------
@@ -463,7 +475,7 @@ def test_worst_rent_is_the_rent_rule_remembered_or_worked_out_afresh(edition: st
         for seat in range(4):
             top_utility = max(ed.economy.utility_multipliers) * 7
             expected = max(
-                [top_utility if ed.squares[i].kind == "utility" else rent(st, ed, i, 7)
+                [top_utility if ed.squares[i].kind == "utility" else rent(st, i, 7)
                  for i in t.titles if st.owner[i] not in (BANK, seat) and not st.mortgaged[i]] or [0]
             )  # fmt: skip
             assert view.worst_rent(st, t, seat) == expected

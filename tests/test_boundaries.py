@@ -47,6 +47,23 @@ def test_engine_does_no_io_but_reading_data() -> None:
         assert not names & {"socket", "sqlite3", "random", "time", "datetime", "urllib", "asyncio"}, path
 
 
+@pytest.mark.parametrize("package", ["words", "render", "bot"])
+def test_the_engines_readers_use_its_front_door_only(package: str) -> None:
+    """`engine/__init__.py` exports what they need: none reaches into the engine's modules."""
+    for path in sorted((ROOT / package).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module] + (
+                    [f"engine.{alias.name}" for alias in node.names] if node.module == "engine" else []
+                )
+            inside = [n for n in names if n.startswith("engine.") and n.split(".")[1] in ENGINE_MODULES]
+            assert not inside, f"{path.relative_to(ROOT)} imports {inside}"
+
+
+ENGINE_MODULES = {p.stem for p in (ROOT / "engine").glob("*.py")} | {"ai"}
+
+
 def test_the_engine_reads_no_catalogue() -> None:
     """The engine speaks in codes and numbers: the texts (data/i18n) are read by `words` and the readers."""
     for path in sorted((ROOT / "engine").rglob("*.py")):

@@ -24,7 +24,7 @@ from bot.store import GameRow
 from bot.table import names
 from bot.table.lobby import Actor, Refusal, check, may_manage
 from bot.table.settings import SETTING_KINDS, NotOffered, TableSettings
-from engine.ai.levels import DEFAULT_LEVEL, LEVELS
+from engine import DEFAULT_LEVEL, LEVELS
 
 log = logging.getLogger("turista.lobby")
 

@@ -17,7 +17,7 @@ from engine.actions import Action, Trade
 from engine.ai import buying, hard, money, trades
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS, Style, style_of
 from engine.ai.view import Rents, Reserve, Table, start_cash, table
-from engine.legal import legal_actions, refusal
+from engine.legal import open_actions, refused
 from engine.state import Seat, State
 
 JAIL_POLICIES = ("short", "long")
@@ -33,7 +33,7 @@ _SAFE_KINDS = ("roll", "end_turn", "decline", "pass_bid", "reject_trade", "cance
 def choose(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "short") -> Action | None:
     """The move of computer player `seat` now, or None when the game waits for nothing from it."""
     action = plan(state, seat, level, jail)
-    if action is None or refusal(state, table(state.edition).ed, action) is None:
+    if action is None or refused(state, table(state.edition).ed, action) is None:
         return action
     return _safe(state, table(state.edition), seat)
 
@@ -174,7 +174,7 @@ def _end_of_turn(
 
 
 def _safe(st: State, t: Table, seat: int) -> Action | None:
-    legal = legal_actions(st, t.ed, seat)
+    legal = open_actions(st, t.ed, seat)
     for kind in _SAFE_KINDS:
         for a in legal:
             if a.kind == kind:

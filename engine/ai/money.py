@@ -20,7 +20,7 @@ def settle_debt(st: State, t: Table, seat: int) -> Action:
     """
     owed = sum(d.amount for d in st.debts if d.debtor == seat)
     cash = st.seats[seat].cash
-    if cash + board.raisable(st, t.ed, seat, enough=owed - cash) < owed:
+    if cash + board.raisable(st, seat, enough=owed - cash) < owed:
         return Action(kind="bankrupt", seat=seat)
     owner, level, mortgaged = st.owner, st.level, st.mortgaged
     lone: list[tuple[int, int]] = []
@@ -87,7 +87,7 @@ def lift_inherited(st: State, t: Table, seat: int, style: Style, rents: Rents | 
     keep = Reserve(st, t, seat, style, rents).exact()
     best: tuple[int, int, int] | None = None
     for i in lift.squares:
-        cost = unmortgage_cost(st, t.ed, i)
+        cost = unmortgage_cost(st, i)
         if cash - cost < keep:
             continue
         members = t.members[i]
@@ -263,7 +263,7 @@ def unmortgage(st: State, t: Table, seat: int, style: Style, reserve: int) -> Ac
     for i in t.titles:
         if owner[i] != seat or not mortgaged[i]:
             continue
-        cost = unmortgage_cost(st, t.ed, i)
+        cost = unmortgage_cost(st, i)
         if cash - cost < keep:
             continue
         members = t.members[i]

@@ -110,7 +110,6 @@ def top_rents(st: State, t: Table) -> list[int]:
     """Per seat (by index, six places), the highest rent one of its titles charges now (`board.rent`; utilities
     at their top multiplier and a roll of 7, the likeliest total: what one landing may cost)."""
     tops = [0] * 6
-    ed = t.ed
     owner, level, mortgaged = st.owner, st.level, st.mortgaged
     caps, kind, utility_top = t.rent_caps, t.kind, t.utility_top
     # The dearest titles first: the rent of a title whose cap its owner's top already reaches is not asked.
@@ -118,7 +117,7 @@ def top_rents(st: State, t: Table) -> list[int]:
         o = owner[i]
         if o < 0 or mortgaged[i] or caps[i][level[i]] <= tops[o]:
             continue
-        r = utility_top if kind[i] == "utility" else board.rent(st, ed, i, 7)
+        r = utility_top if kind[i] == "utility" else board.rent(st, i, 7)
         if r > tops[o]:
             tops[o] = r
     return tops

@@ -223,7 +223,7 @@ def unmortgage(st: State, r: Returns, seat: int, keep: int) -> Action | None:
     for j in t.titles:
         if owner[j] != seat or not mortgaged[j]:
             continue
-        cost = unmortgage_cost(st, t.ed, j)
+        cost = unmortgage_cost(st, j)
         if cash - cost < keep:
             continue
         gain = -mortgage_loss(st, r, seat, j, k)
@@ -250,5 +250,5 @@ def jail_policy(st: State, r: Returns, seat: int) -> str:
         o = owner[j]
         if o < 0 or o == seat or st.mortgaged[j]:
             continue
-        expected += p[j] * board.rent(st, t.ed, j, 7)  # utilities at a roll of 7, the likeliest total
+        expected += p[j] * board.rent(st, j, 7)  # utilities at a roll of 7, the likeliest total
     return "long" if expected * 3 > t.ed.economy.jail_fine else "short"

@@ -205,7 +205,7 @@ def danger(st: State, r: Returns, seat: int) -> int:
         elif owner[j] == seat:
             continue
         else:
-            rent = board.rent(st, ed, j, d, rules)  # none for the bank's squares and mortgaged titles
+            rent = board.rent(st, j, d, rules)  # none for the bank's squares and mortgaged titles
         if rent > worst:
             worst = rent
     return worst
