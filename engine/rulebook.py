@@ -54,18 +54,29 @@ HOUSE_SWITCHES = (
 
 def in_force(edition_id: str, settings: Settings) -> Rules:
     """The rules of a game of the edition `edition_id` with these settings."""
-    # Asked on most actions, so worked out once per edition and settings: a game keeps its settings object, and
-    # msgspec keeps its hash (`Settings` has cache_hash), so finding them costs a dictionary lookup.
+    # Asked on most actions, so worked out once per edition and settings. A game keeps its settings object: it is
+    # found by that object first, which spares comparing its twenty fields with those of an equal one.
+    entry = _BY_OBJECT.get(id(settings))
+    if entry is not None and entry[0] is settings and entry[1] == edition_id:
+        return entry[2]
     key = (edition_id, settings)
-    rules = _IN_FORCE.get(key)
+    rules = _BY_VALUE.get(key)
     if rules is None:
-        if len(_IN_FORCE) >= 512:
-            _IN_FORCE.clear()  # a bound: a long-running bot sees many games' settings
-        rules = _IN_FORCE[key] = _work_out(edition_id, settings)
+        rules = _work_out(edition_id, settings)
+        _keep(_BY_VALUE, key, rules)
+    # The entry holds the settings object, so its id cannot be another's while it is there.
+    _keep(_BY_OBJECT, id(settings), (settings, edition_id, rules))
     return rules
 
 
-_IN_FORCE: Final[dict[tuple[str, Settings], Rules]] = {}
+_BY_VALUE: Final[dict[tuple[str, Settings], Rules]] = {}
+_BY_OBJECT: Final[dict[int, tuple[Settings, str, Rules]]] = {}
+
+
+def _keep(table: dict, key: object, value: object) -> None:
+    if len(table) >= 512:
+        table.clear()  # a bound: a long-running bot sees many games' settings (and a copy of them per action)
+    table[key] = value
 
 
 def _work_out(edition_id: str, settings: Settings) -> Rules:
