@@ -39,7 +39,7 @@ ITEMS: tuple[str, ...] = get_args(Item)
 ENDINGS: tuple[str, ...] = get_args(Ending)
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="code"):
+class Event(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="code"):
     """An event's fields; its code is the struct's tag. `seat` fields name a seat by index; `creditor`, `to`
     and `from` may also be the bank (-1) or the pot (-2); squares are board indices."""
 
