@@ -1,10 +1,12 @@
 """setuptools reads the project from pyproject.toml; this file only adds the compiled engine.
 
-With TURISTA_COMPILE=1 in the environment of `pip install`, the engine's rules, legality, computer players
-and simulator are compiled to C extensions by mypyc (about 2.5 times the speed). Without it, the default,
-the engine is the pure-Python reference and the package has no compiled parts. See docs/simulator.md ("The
-compiled engine"): an editable install builds the extensions next to the sources, where `engine/__init__.py` checks
-them against the sources they were built from.
+The engine's rules, legality, computer players and simulator compile to C extensions with mypyc (2.5 to 3
+times the speed of the sources). Whether they do is decided by the build backend (.build/backend.py, which
+reads TURISTA_COMPILE) and reaches this file as TURISTA_COMPILE_PLAN: "required" (compile or fail), "try"
+(compile, or install the sources if compiling fails: what `pip install .` does where a C compiler is found),
+"no". Run directly (`python setup.py build_ext --inplace`), TURISTA_COMPILE=1 means "required". The build
+records what it compiled (engine/_compiled.json), for `engine.compiled` to tell when a source changed since.
+See docs/engine.md ("The compiled build").
 """
 
 from __future__ import annotations
@@ -12,18 +14,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-# Left as Python: the package's __init__ and _modules (which checks the compiled modules before they load),
-# the msgspec structs of the state, actions and editions (mypyc cannot compile classes built by msgspec's
-# metaclass), i18n (subclasses of str and int), narrate (text for people, off the simulator's path), and every
-# module run with `python -m` (runpy needs its code object).
-PURE = {"__init__.py", "_modules.py", "actions.py", "state.py", "edition.py", "i18n.py", "narrate.py"}
-MANIFEST = "_compiled.json"
+# Left as Python: the package's __init__ and `compiled` (which tells a build from the sources), the msgspec
+# structs of the state, actions, events and editions (mypyc cannot compile classes built by msgspec's
+# metaclass), and every module run with `python -m` (runpy needs its code object).
+PURE = {"__init__.py", "compiled.py", "actions.py", "events.py", "state.py", "edition.py"}
+MANIFEST = "_compiled.json"  # engine.compiled.MANIFEST (setup.py runs before the engine can be imported)
 
 
 def compiled_sources() -> list[str]:
@@ -38,8 +40,38 @@ def source_digests(sources: list[str]) -> dict[str, str]:
     return {path: hashlib.sha256(Path(path).read_bytes()).hexdigest() for path in sources}
 
 
-class BuildExtWithManifest(build_ext):
-    """Writes engine/_compiled.json beside the extensions: each compiled module and the SHA-256 of its source."""
+def plan() -> str:
+    return os.environ.get("TURISTA_COMPILE_PLAN") or ("required" if os.environ.get("TURISTA_COMPILE") == "1" else "no")
+
+
+def warn_sources(error: Exception) -> None:
+    print(f"warning: the engine could not be compiled ({type(error).__name__}: {error}); it is installed as its "
+          "Python sources, which play the same games more slowly", file=sys.stderr)
+
+
+def extensions() -> list[Extension]:
+    """The engine's modules as C extensions, as mypyc makes them (it type-checks them and writes their C)."""
+    if plan() == "no":
+        return []
+    try:
+        from mypyc.build import mypycify
+
+        modules = mypycify(compiled_sources(), opt_level="3", group_name="engine")
+    except Exception as error:  # mypy missing, or refusing the code
+        if plan() != "try":
+            raise
+        warn_sources(error)
+        return []
+    if os.name != "nt":
+        # engine.rng counts on 64-bit words wrapping modulo 2⁶⁴: defined behaviour in C only with -fwrapv.
+        for module in modules:
+            module.extra_compile_args = [*(module.extra_compile_args or []), "-fwrapv"]
+    return modules
+
+
+class BuildEngine(build_ext):
+    """Writes engine/_compiled.json beside the extensions: each compiled module and the SHA-256 of its source.
+    With the plan "try", a compiler that fails leaves the sources to run, with a warning."""
 
     def run(self) -> None:
         if not self.extensions:
@@ -54,17 +86,18 @@ class BuildExtWithManifest(build_ext):
                 old.name.split(".")[0]
             ) not in compiled:
                 old.unlink()
-        super().run()
+        try:
+            super().run()
+        except Exception as error:  # no compiler after all, Python's headers missing, a compiler error...
+            if plan() != "try":
+                raise
+            for path in [*target.rglob("*"), *target.parent.glob("engine__mypyc*")]:
+                if path.name.endswith(tuple(EXTENSION_SUFFIXES)):
+                    path.unlink()
+            warn_sources(error)
+            return
         target.mkdir(parents=True, exist_ok=True)
         (target / MANIFEST).write_text(json.dumps(source_digests(sources), indent=1) + "\n", encoding="utf-8")
 
 
-def extensions() -> list:
-    if os.environ.get("TURISTA_COMPILE") != "1" or os.environ.get("TURISTA_LISTING_REQUIRES") == "1":
-        return []
-    from mypyc.build import mypycify
-
-    return mypycify(compiled_sources(), opt_level="3", group_name="engine")
-
-
-setup(ext_modules=extensions(), cmdclass={"build_ext": BuildExtWithManifest})
+setup(ext_modules=extensions(), cmdclass={"build_ext": BuildEngine})

@@ -1,11 +1,28 @@
-"""The build backend: setuptools' own, needing mypy as well when the engine is compiled (TURISTA_COMPILE=1,
-see setup.py), so that a normal install downloads nothing it does not use; and it refuses an older Python at
-once."""
+"""The build backend: setuptools' own, deciding first whether the engine is compiled (setup.py does it).
+
+TURISTA_COMPILE in the environment of the build:
+
+- unset: a wheel, what `pip install .` builds to install on a server, is compiled when this machine has a C
+  compiler and Python's headers, and holds the Python sources otherwise, or when compiling fails; an
+  editable install (`pip install -e`) is not compiled, since the extensions would shadow a developer's
+  later edits of the sources;
+- "1": compiled, editable installs too, and the build fails if it cannot compile;
+- "0": never compiled (CI's release check builds the wheel it publishes, for any machine, this way).
+
+Only a build that compiles asks for mypy, the compiler, so that other installs download nothing they do not
+use. The decision reaches setup.py as TURISTA_COMPILE_PLAN ("required", "try" or "no") when the wheel is
+built, not when its metadata is read (which would type-check and translate the engine for nothing).
+
+It also refuses an older Python at once (`refuse_older_python`).
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import sysconfig
+from pathlib import Path
 
 # The project's requires-python (pyproject.toml; tests/test_packaging.py keeps the two the same).
 MINIMUM_PYTHON = (3, 11)
@@ -33,23 +50,64 @@ from setuptools.build_meta import *  # noqa: E402, F403 (the other hooks are set
 
 # mypy compiles; it reads msgspec's types to compile the code that uses the state (installed only later, with
 # the project's own dependencies).
-COMPILER = ["mypy>=1.10", "msgspec>=0.18"]
+COMPILER = ["mypy>=1.10", "msgspec>=0.18.5"]
+PLAN = "TURISTA_COMPILE_PLAN"
 
 
-def _requires(hook, config_settings) -> list[str]:  # noqa: ANN001
-    # setuptools runs setup.py to list what the build needs, before mypy is installed: setup.py is told not to
-    # compile yet.
-    os.environ["TURISTA_LISTING_REQUIRES"] = "1"
+def can_compile() -> bool:
+    """Whether this machine has what building a C extension takes: the compiler Python was built with (or
+    any `cc`) and Python's headers."""
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    headers = Path(sysconfig.get_paths()["include"], "Python.h")
+    return bool(cc) and (shutil.which(cc[0]) is not None or shutil.which("cc") is not None) and headers.is_file()
+
+
+def plan(editable: bool) -> str:
+    """"required", "try" or "no": how the build treats compiling the engine."""
+    wanted = os.environ.get("TURISTA_COMPILE", "")
+    if wanted == "1":
+        return "required"
+    if wanted == "0" or editable:
+        return "no"
+    return "try" if can_compile() else "no"
+
+
+def _planned(decided: str, hook, *args):  # noqa: ANN001, ANN002, ANN202
+    previous = os.environ.get(PLAN)
+    os.environ[PLAN] = decided
     try:
-        needed = hook(config_settings)
+        return hook(*args)
     finally:
-        del os.environ["TURISTA_LISTING_REQUIRES"]
-    return needed + (COMPILER if os.environ.get("TURISTA_COMPILE") == "1" else [])
+        if previous is None:
+            del os.environ[PLAN]
+        else:
+            os.environ[PLAN] = previous
+
+
+def _requires(hook, editable: bool, config_settings) -> list[str]:  # noqa: ANN001
+    # setuptools runs setup.py to list what the build needs, before mypy is there: nothing is compiled then.
+    return _planned("no", hook, config_settings) + (COMPILER if plan(editable) != "no" else [])
 
 
 def get_requires_for_build_wheel(config_settings=None):  # noqa: ANN001, ANN201 (PEP 517 hook)
-    return _requires(build_meta.get_requires_for_build_wheel, config_settings)
+    return _requires(build_meta.get_requires_for_build_wheel, False, config_settings)
 
 
 def get_requires_for_build_editable(config_settings=None):  # noqa: ANN001, ANN201
-    return _requires(build_meta.get_requires_for_build_editable, config_settings)
+    return _requires(build_meta.get_requires_for_build_editable, True, config_settings)
+
+
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):  # noqa: ANN001, ANN201
+    return _planned("no", build_meta.prepare_metadata_for_build_wheel, metadata_directory, config_settings)
+
+
+def prepare_metadata_for_build_editable(metadata_directory, config_settings=None):  # noqa: ANN001, ANN201
+    return _planned("no", build_meta.prepare_metadata_for_build_editable, metadata_directory, config_settings)
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):  # noqa: ANN001, ANN201
+    return _planned(plan(False), build_meta.build_wheel, wheel_directory, config_settings, metadata_directory)
+
+
+def build_editable(wheel_directory, config_settings=None, metadata_directory=None):  # noqa: ANN001, ANN201
+    return _planned(plan(True), build_meta.build_editable, wheel_directory, config_settings, metadata_directory)

@@ -6,8 +6,9 @@ CPU time on a shared machine moves by a third from one minute to the next; the i
 do not. For each edition this plays `--games` games of four `normal` computer seats (as bench/engine.py does)
 under `valgrind --tool=cachegrind`, and again only the start-up (imports, the edition's files and tables),
 and prints one JSON line: {"edition", "build", "games", "turns", "instructions_per_turn"}, the difference of
-the two counts over the player turns played. It measures this repository's engine, compiled or from its
-sources (`TURISTA_PURE=1`), as "build" says. Needs valgrind; each edition takes 10 to 40 seconds.
+the two counts over the player turns played. It measures this repository's engine as "build" says: compiled
+when the checkout holds a build (`TURISTA_COMPILE=1 pip install -e`), else its sources (a checkout without the
+build, or after `git clean -fX engine`). Needs valgrind; each edition takes 10 to 40 seconds.
 """
 
 from __future__ import annotations

@@ -31,6 +31,16 @@ def version() -> str:
         return "unknown (not installed)"
 
 
+class _Version(argparse.Action):
+    """`--version`: the package's version and whether its engine runs compiled or from its sources."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from engine import which_build
+
+        print(f"turista {version()} (engine: {which_build()})")
+        parser.exit()
+
+
 def main(argv: Sequence[str] | None = None, *, prog: str = "turista", default: str | None = None) -> int:
     """Dispatch to a subcommand; `default` is the one run when none is named (`python -m bot` runs the bot)."""
     parser = argparse.ArgumentParser(
@@ -38,7 +48,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "turista", default: s
         description="Turista Mundial, the Mexican world-travel board game, played in a Discord channel.",
         epilog=f"`{prog} COMMAND --help` explains a command.",
     )
-    parser.add_argument("--version", action="version", version=f"turista {version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and which engine runs, and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=default is None)
     for name, (_, summary) in COMMANDS.items():
         # Each command's own parser reads the rest of the line, so none is declared here.

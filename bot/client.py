@@ -26,7 +26,7 @@ from bot.table.book import Book
 from bot.table.lobby import Lobby
 from bot.table.sessions import Sessions
 from bot.table.storage import Storage
-from engine.i18n import language_of
+from words import language_of
 
 log = logging.getLogger("turista.bot")
 status_log = logging.getLogger("turista.status")
@@ -43,7 +43,7 @@ class Tree(app_commands.CommandTree["TuristaBot"]):
         original = getattr(error, "original", error)
         lang = lang_of(interaction)
         if isinstance(original, StoreError):
-            from engine.i18n import text
+            from words import text
 
             message = "⚠️ " + text(lang, f"error.{original.code}")
             log.warning("store error in /%s: %s", interaction.command and interaction.command.qualified_name,
@@ -147,7 +147,7 @@ class TuristaBot(discord.AutoShardedClient):
             try:
                 await self.components(interaction)
             except StoreError as error:
-                from engine.i18n import text
+                from words import text
 
                 log.warning("store error on a component: %s", error.code)
                 await say(interaction, "⚠️ " + text(lang_of(interaction), f"error.{error.code}"))

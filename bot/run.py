@@ -177,7 +177,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot") -> int:
         sys.stderr.write(problem + "\n")
         return 1
     from bot import pictures
+    from engine import which_build
 
+    log.info("engine: %s", which_build())
     # The picture workers start first: they warm up while discord.py is imported and the bot logs in, so a game
     # started the moment the bot is back finds them ready (the first table within a second of Start).
     pictures.start(config.render_workers, cache=config.cache)

@@ -39,7 +39,7 @@ def choose(state: engine.State, rng: random.Random) -> engine.Action | None:
     if not candidates:
         # Only the bot can move the game on now (an auction whose last bidder holds the bid).
         close = engine.Action(kind="close_auction")
-        if state.auction is not None and engine.refusal(state, engine.load(state.edition), close) is None:
+        if state.auction is not None and engine.refusal(state, close) is None:
             return close
         return None
     return rng.choices(candidates, [WEIGHTS[a.kind] for a in candidates])[0]

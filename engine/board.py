@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.edition import Card, Edition, Rules, Square
+from engine.edition import TITLE_KINDS, Card, Edition, Rules, Square, load
 from engine.rulebook import in_force
 from engine.state import BANK, HOTEL, State
 
@@ -17,7 +17,7 @@ BOARD_SIZE: Final = 40
 
 def rules(st: State, ed: Edition) -> Rules:
     """The rules this game plays by: the edition's, house rules and the rulebook it began under applied."""
-    return in_force(ed, st.settings)
+    return in_force(ed.id, st.settings)
 
 
 def trading_window(st: State, ed: Edition) -> bool:
@@ -33,34 +33,67 @@ def interest(ed: Edition, square: Square) -> int:
     return -(-square.mortgage * ed.economy.mortgage_interest_pct // 100)
 
 
-def interest_due(st: State, ed: Edition, square: int) -> int:
+def interest_due(st: State, square: int) -> int:
     """The 10 % this game charges on `square`'s mortgage (none when the house rules lift at the mortgage alone)."""
-    return interest(ed, ed.squares[square]) if rules(st, ed).mortgage_interest else 0
+    if not in_force(st.edition, st.settings).mortgage_interest:
+        return 0
+    lay = layout(st.edition)
+    return -(-lay.mortgage[square] * lay.interest_pct // 100)  # `interest`, read from the layout
 
 
-# The edition's blocks by edition id (editions are loaded once per id, as `Edition.blocks` assumes too): read
-# here rather than through that property, which in a compiled build is a call back into Python.
-_BLOCKS: Final[dict[str, dict[str, tuple[int, ...]]]] = {}
+class Layout:
+    """An edition's board in flat lists indexed by square, with its blocks and cards by id: what the questions
+    below read of an edition. Compiled, reading a field of an edition's struct is a lookup by name; reading
+    these is an index."""
+
+    __slots__ = (
+        "kind", "rents", "members", "price", "mortgage", "house_cost", "hotel_cost", "blocks", "cards", "of_kind",
+        "multipliers", "interest_pct",
+    )  # fmt: skip
+
+    def __init__(self, ed: Edition) -> None:
+        squares = ed.squares
+        self.kind = [sq.kind for sq in squares]
+        self.rents = [sq.rents for sq in squares]
+        self.blocks: dict[str, tuple[int, ...]] = ed.blocks
+        # Per square: the squares of its block (countries), or of its kind (airlines, utilities: their rent
+        # counts those held); empty for the others.
+        self.of_kind: dict[str, tuple[int, ...]] = {}
+        for sq in squares:
+            self.of_kind[sq.kind] = (*self.of_kind.get(sq.kind, ()), sq.index)
+        self.members = [
+            self.blocks[sq.block] if sq.kind == "country" else self.of_kind[sq.kind] if sq.kind in TITLE_KINDS else ()
+            for sq in squares
+        ]
+        self.price = [sq.price for sq in squares]
+        self.mortgage = [sq.mortgage for sq in squares]
+        self.house_cost = [sq.house_cost for sq in squares]
+        self.hotel_cost = [sq.hotel_cost for sq in squares]
+        self.cards: dict[str, Card] = {c.id: c for d in ed.decks for c in d.cards}
+        self.multipliers = ed.economy.utility_multipliers
+        self.interest_pct = ed.economy.mortgage_interest_pct
+
+
+# Editions are loaded once per id (`engine.edition.load`), so their layouts are kept by id.
+_LAYOUTS: Final[dict[str, Layout]] = {}
+
+
+def layout(edition_id: str) -> Layout:
+    """The layout of the edition `edition_id` (a state's `edition`)."""
+    found = _LAYOUTS.get(edition_id)
+    if found is None:
+        found = _LAYOUTS[edition_id] = Layout(load(edition_id))
+    return found
 
 
 def blocks(ed: Edition) -> dict[str, tuple[int, ...]]:
     """`ed.blocks`: block id -> its squares."""
-    found = _BLOCKS.get(ed.id)
-    if found is None:
-        found = _BLOCKS[ed.id] = ed.blocks
-    return found
-
-
-# The edition's cards by id, kept here as the blocks are: `Edition.card` is a call back into Python when compiled.
-_CARDS: Final[dict[str, dict[str, Card]]] = {}
+    return layout(ed.id).blocks
 
 
 def card(ed: Edition, card_id: str) -> Card:
     """`ed.card(card_id)`."""
-    found = _CARDS.get(ed.id)
-    if found is None:
-        found = _CARDS[ed.id] = {c.id: c for d in ed.decks for c in d.cards}
-    return found[card_id]
+    return layout(ed.id).cards[card_id]
 
 
 def owns_block(st: State, ed: Edition, seat: int, block: str) -> bool:
@@ -84,43 +117,47 @@ def count_owned(st: State, ed: Edition, seat: int, kind: str) -> int:
     return n
 
 
-_OF_KIND: dict[tuple[str, str], tuple[int, ...]] = {}
-
-
 def squares_of_kind(ed: Edition, kind: str) -> tuple[int, ...]:
-    """The squares of one kind on the edition's board (editions are loaded once per id, so cached by id)."""
-    key = (ed.id, kind)
-    found = _OF_KIND.get(key)
-    if found is None:
-        found = _OF_KIND[key] = tuple(sq.index for sq in ed.squares if sq.kind == kind)
-    return found
+    """The squares of one kind on the edition's board."""
+    return layout(ed.id).of_kind.get(kind, ())
 
 
-def rent(st: State, ed: Edition, square: int, dice_total: int, game_rules: Rules | None = None) -> int:
-    """What a visitor owes the owner of `square` (0 for the bank's or a mortgaged title); `game_rules`: the
-    game's rules when the caller has them at hand."""
-    owner = st.owner[square]
+def rent(st: State, square: int, dice_total: int, game_rules: Rules | None = None) -> int:
+    """What a visitor owes the owner of `square` (0 for the bank's or a mortgaged title) after a roll of
+    `dice_total`; `game_rules`: the game's rules when the caller has them at hand."""
+    owners = st.owner
+    owner = owners[square]
     if owner == BANK or st.mortgaged[square]:
         return 0
-    sq = ed.squares[square]
-    if sq.kind == "country":
+    lay = _LAYOUTS.get(st.edition) or layout(st.edition)  # `layout`, without a call on the commonest path
+    kind = lay.kind[square]
+    rents = lay.rents[square]
+    # A country's block; the airlines or the utilities for those.
+    members = lay.members[square]
+    if kind == "country":
         level = st.level[square]
         if level:
-            return sq.rents[level]
-        owners = st.owner
-        for j in blocks(ed)[sq.block]:
+            return rents[level]
+        for j in members:
             if owners[j] != owner:
-                return sq.rents[0]
-        if (game_rules or rules(st, ed)).double_rent_with_mortgaged or not any(
-            st.mortgaged[j] for j in blocks(ed)[sq.block]
-        ):
-            return sq.rents[0] * 2
-        return sq.rents[0]
-    n = count_owned(st, ed, owner, sq.kind)
-    if sq.kind == "airline":
-        return sq.rents[min(n, len(sq.rents)) - 1]
-    mult = ed.economy.utility_multipliers
-    return mult[min(n, len(mult)) - 1] * dice_total
+                return rents[0]
+        # A whole block doubles the rent, with a mortgaged title in it only where the rules say so.
+        if (game_rules or in_force(st.edition, st.settings)).double_rent_with_mortgaged:
+            return rents[0] * 2
+        mortgaged = st.mortgaged
+        for j in members:
+            if mortgaged[j]:
+                return rents[0]
+        return rents[0] * 2
+    # Airlines and utilities by how many of them the owner holds, mortgaged or not (rules 004 FAQ, rules 001).
+    held = 0
+    for j in members:
+        if owners[j] == owner:
+            held += 1
+    if kind == "airline":
+        return rents[min(held, len(rents)) - 1]
+    mult = lay.multipliers
+    return mult[min(held, len(mult)) - 1] * dice_total
 
 
 def building_cost(sq: Square, level_after: int) -> int:
@@ -177,40 +214,17 @@ def mortgage_blocked(st: State, ed: Edition, square: int) -> bool:
     return st.level[square] > 0
 
 
-class Prices:
-    """An edition's prices per square, in flat lists (compiled, a read of a square's field is a lookup)."""
-
-    __slots__ = ("price", "mortgage", "house_cost", "hotel_cost")
-
-    def __init__(self, ed: Edition) -> None:
-        self.price = [sq.price for sq in ed.squares]
-        self.mortgage = [sq.mortgage for sq in ed.squares]
-        self.house_cost = [sq.house_cost for sq in ed.squares]
-        self.hotel_cost = [sq.hotel_cost for sq in ed.squares]
-
-
-_PRICES: Final[dict[str, Prices]] = {}
-
-
-def prices(ed: Edition) -> Prices:
-    """The edition's `Prices` (editions are loaded once per id, so kept by id)."""
-    found = _PRICES.get(ed.id)
-    if found is None:
-        found = _PRICES[ed.id] = Prices(ed)
-    return found
-
-
-def raisable(st: State, ed: Edition, seat: int, enough: int = 1 << 62) -> int:
+def raisable(st: State, seat: int, enough: int = 1 << 62) -> int:
     """The cash `seat` can still get from the bank: every building sold back, every title mortgaged (or, where
     the bank buys titles, sold to it; where it takes mortgaged titles in payment, handed over). A floor: each
     building is counted as sold one at a time, which never pays more than any other way of selling it.
     Counting stops once the total reaches `enough`, for a caller that only asks whether that much is there."""
-    r = rules(st, ed)
+    r = in_force(st.edition, st.settings)
     buys, hands_over = r.bank_buys_titles, r.mortgaged_title_to_bank
     # The 10 % as `interest_due` charges it, worked out here once rather than per title.
-    pct = ed.economy.mortgage_interest_pct if r.mortgage_interest else 0
-    p = prices(ed)
-    price, mortgage, house_cost, hotel_cost = p.price, p.mortgage, p.house_cost, p.hotel_cost
+    lay = layout(st.edition)
+    pct = lay.interest_pct if r.mortgage_interest else 0
+    price, mortgage, house_cost, hotel_cost = lay.price, lay.mortgage, lay.house_cost, lay.hotel_cost
     level, mortgaged = st.level, st.mortgaged
     total = 0
     for i, o in enumerate(st.owner):
@@ -233,11 +247,11 @@ def raisable(st: State, ed: Edition, seat: int, enough: int = 1 << 62) -> int:
     return total
 
 
-def title_to_bank_value(st: State, ed: Edition, square: int) -> int:
+def title_to_bank_value(st: State, square: int) -> int:
     """What the bank credits for a mortgaged title handed to it in payment (rules 001): the title's price less
     the mortgage it lent on it and its 10 % interest."""
-    sq = ed.squares[square]
-    return max(0, sq.price - sq.mortgage - interest_due(st, ed, square))
+    lay = layout(st.edition)
+    return max(0, lay.price[square] - lay.mortgage[square] - interest_due(st, square))
 
 
 def can_build_any(st: State, ed: Edition, seat: int, hotel: bool) -> bool:
@@ -251,20 +265,22 @@ def can_build_any(st: State, ed: Edition, seat: int, hotel: bool) -> bool:
     return False
 
 
-def title_value(st: State, ed: Edition, square: int) -> int:
-    sq = ed.squares[square]
-    return sq.price // 2 if st.mortgaged[square] else sq.price
+def title_value(st: State, square: int) -> int:
+    """What the bank pays for a title (where it buys them): its price, half of it mortgaged."""
+    price = layout(st.edition).price[square]
+    return price // 2 if st.mortgaged[square] else price
 
 
-def net_worth(st: State, ed: Edition, seat: int) -> tuple[int, int, int]:
+def net_worth(st: State, seat: int) -> tuple[int, int, int]:
     """(total, titles, buildings): cash + titles (mortgaged at half) + buildings at cost, less club loans."""
     titles = buildings = 0
-    squares, level = ed.squares, st.level
+    squares, level = load(st.edition).squares, st.level
     for i, o in enumerate(st.owner):
         if o == seat:
-            titles += title_value(st, ed, i)
+            titles += title_value(st, i)
             buildings += buildings_value(squares[i], level[i])
-    loans = sum(ln.balance for ln in st.loans if st.owner[blocks(ed)[ln.block][0]] == seat)
+    blocks = layout(st.edition).blocks
+    loans = sum(ln.balance for ln in st.loans if st.owner[blocks[ln.block][0]] == seat)
     return st.seats[seat].cash + titles + buildings - loans, titles, buildings
 
 

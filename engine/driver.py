@@ -12,7 +12,7 @@ from typing import Final
 
 from engine import rng
 from engine.actions import Action, IllegalAction
-from engine.ai import END_TURN, ROLL, Look, choose, plan
+from engine.ai import END_TURN, ROLL, Look, Rents, choose, plan
 from engine.rules import Game, apply_inplace, apply_quietly, quiet_game
 from engine.state import Auction, State
 
@@ -139,9 +139,10 @@ def play(st: State, jail: str = "short", landing: Landing | None = None, max_act
     # Without landing statistics no event is read but the last one: the game is played quietly.
     g = quiet_game(st) if landing is None else None
     seats = st.seats
+    rents = Rents()  # the board's rents, kept for this game
     while True:
         # The state's fields every decision reads, read once per action (see `engine.ai.Look`).
-        look = Look(st)
+        look = Look(st, rents)
         phase = look.phase
         current = look.current
         pending = bool(look.debts) or look.auction is not None or look.lift is not None

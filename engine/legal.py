@@ -1,13 +1,13 @@
 """Legality, kept apart from applying: why an action is refused now, and what a seat may do.
 
-`refusal` answers with an error code and its parameters (or None); `legal_actions` lists concrete
+`refused` answers with an error code and its parameters (or None); `open_actions` lists concrete
 actions built from the same checks, so the bot's buttons, the computer players and the fuzzers all agree
 with `apply`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final
 
 from engine import board
@@ -27,7 +27,7 @@ def _no(code: str, **params: object) -> Refusal:
     return code, params
 
 
-def refusal(st: State, ed: Edition, a: Action) -> Refusal:
+def refused(st: State, ed: Edition, a: Action) -> Refusal:
     """Why `a` is illegal in `st`, or None if `apply` would accept it."""
     if st.phase == "over":
         return _no("game_over")
@@ -77,7 +77,7 @@ def _bankrupt_refusal(st: State, ed: Edition, seat: int) -> Refusal:
         # Rules 000 §12, 001, 002: bankrupt is who cannot gather the sum even selling and mortgaging everything.
         owed = sum(d.amount for d in st.debts if d.debtor == seat)
         short = owed - st.seats[seat].cash
-        raisable = board.raisable(st, ed, seat)
+        raisable = board.raisable(st, seat)
         if raisable >= short:
             return _no("debt_can_be_raised", amount=raisable)
     return None
@@ -178,7 +178,7 @@ def _asset_refusal(st: State, ed: Edition, a: Action) -> Refusal:
             return _no("in_debt")
         if not st.mortgaged[square]:
             return _no("not_mortgaged", square=square)
-        cost = unmortgage_cost(st, ed, square)
+        cost = unmortgage_cost(st, square)
         return None if seat.cash >= cost else _no("not_enough_cash", amount=cost)
     # sell_title
     if not ed.rules.bank_buys_titles:
@@ -204,13 +204,14 @@ def _loan_refusal(st: State, ed: Edition, a: Action, in_debt: bool) -> Refusal:
     return None
 
 
-def unmortgage_cost(st: State, ed: Edition, square: int) -> int:
-    """The mortgage, plus its 10 % unless the owner just paid that on receiving the title."""
-    sq = ed.squares[square]
+def unmortgage_cost(st: State, square: int) -> int:
+    """What lifting the mortgage of `square` costs: the mortgage, plus its 10 % unless the owner just paid that
+    on receiving the title."""
+    mortgage = board.layout(st.edition).mortgage[square]
     lift = st.lift
     if square in st.interest_paid or (lift is not None and square in lift.squares and st.owner[square] == lift.seat):
-        return sq.mortgage
-    return sq.mortgage + board.interest_due(st, ed, square)
+        return mortgage
+    return mortgage + board.interest_due(st, square)
 
 
 def build_plan(st: State, ed: Edition, seat: int, square: int, count: int) -> list[int]:
@@ -292,7 +293,7 @@ def _trade_refusal(st: State, ed: Edition, a: Action) -> Refusal:
         t = a.trade
         if t is None or t.proposer != a.seat:
             return _no("bad_trade")
-        return trade_refusal(st, ed, t)
+        return trade_refused(st, ed, t)
     t = st.trade
     if t is None:
         return _no("no_trade")
@@ -302,10 +303,10 @@ def _trade_refusal(st: State, ed: Edition, a: Action) -> Refusal:
         return _no("not_your_trade")
     if a.kind == "reject_trade":
         return None
-    return trade_refusal(st, ed, t)
+    return trade_refused(st, ed, t)
 
 
-def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
+def trade_refused(st: State, ed: Edition, t: Trade) -> Refusal:
     """Whether the trade `t` could be carried out now."""
     if st.ending:
         return _no("no_trades_after_time")
@@ -320,7 +321,7 @@ def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
             return _no("trade_is_a_gift")
         if not (t.give.titles or t.give.cards or t.take.titles or t.take.cards):
             return _no("trade_is_a_loan")
-    why = window_refusal(st, ed, t.proposer)
+    why = window_refused(st, ed, t.proposer)
     if why is not None:
         return why
     for side, offer in ((t.proposer, t.give), (t.target, t.take)):
@@ -344,13 +345,13 @@ def trade_refusal(st: State, ed: Edition, t: Trade) -> Refusal:
         return None
     # Rules 001: each side must be able to pay the 10 % on the mortgaged titles it receives, at once.
     for side, gets, pays in ((t.proposer, t.take, t.give), (t.target, t.give, t.take)):
-        due = sum(board.interest_due(st, ed, sq) for sq in gets.titles if st.mortgaged[sq])
+        due = sum(board.interest_due(st, sq) for sq in gets.titles if st.mortgaged[sq])
         if st.seats[side].cash - pays.cash + gets.cash < due:
             return _no("cannot_pay_interest", amount=due)
     return None
 
 
-def window_refusal(st: State, ed: Edition, seat: int) -> Refusal:
+def window_refused(st: State, ed: Edition, seat: int) -> Refusal:
     """Why `seat` may propose no trade at all now, whatever it would contain: time is up, or (rules 002)
     it is not its turn or the trading window is still closed."""
     if st.ending:
@@ -390,87 +391,129 @@ def window_allows(st: State, ed: Edition, seat: int) -> bool:
 
 
 def check(st: State, ed: Edition, a: Action) -> None:
-    why = refusal(st, ed, a)
+    why = refused(st, ed, a)
     if why is not None:
         raise IllegalAction(why[0], **why[1])
 
 
-def legal_actions(st: State, ed: Edition, seat: int) -> list[Action]:
-    """Every concrete action `seat` may send now. Trade proposals and bids are open-ended: one
-    `propose_trade` template (trade=None) says a proposal is possible, and bids are listed at the
-    edition's steps above the current bid."""
+def open_actions(st: State, ed: Edition, seat: int) -> list[Action]:
+    """Every concrete action `seat` may send now, kind by kind (in `CANDIDATE_KINDS` order, then the open-ended
+    ones). Trade proposals and bids are open-ended: one `propose_trade` template (trade=None) says a proposal
+    is possible, and bids are listed at the edition's steps above the current bid."""
     if st.phase == "over" or not 0 <= seat < len(st.seats) or st.seats[seat].out:
         return []
-    return [a for a in _candidates(st, ed, seat, set()) if refusal(st, ed, a) is None] + _open_ended(st, ed, seat)
+    titles = board.titles_of(st, seat)
+    candidates = [a for kind in _kinds_to_try(st, ed, seat, titles) for a in _candidates(st, ed, seat, kind, titles)]
+    return [a for a in candidates if refused(st, ed, a) is None] + _open_ended(st, ed, seat)
 
 
-def legal_kinds(st: State, ed: Edition, seat: int, skip: frozenset[str] = frozenset()) -> set[str]:
-    """The kinds of `legal_actions(st, ed, seat)`, each found with its first accepted action: what a table's
+def open_kinds(st: State, ed: Edition, seat: int, skip: frozenset[str] = frozenset()) -> set[str]:
+    """The kinds of `open_actions(st, ed, seat)`, each found with its first accepted action: what a table's
     buttons need, at a fraction of the cost of listing every title's every action. Kinds in `skip` (known
     to be open to another seat already, say) are neither looked for nor listed."""
     if st.phase == "over" or not 0 <= seat < len(st.seats) or st.seats[seat].out:
         return set()
+    titles = board.titles_of(st, seat)
     kinds: set[str] = set()
-    # Once a kind is found (or skipped), no further action of it is even made: the candidates read `closed`
-    # as they go.
-    closed = set(skip)
-    for a in _candidates(st, ed, seat, closed):
-        if a.kind not in closed and refusal(st, ed, a) is None:
-            kinds.add(a.kind)
-            closed.add(a.kind)
+    for kind in _kinds_to_try(st, ed, seat, titles):
+        if kind in skip:
+            continue
+        for a in _candidates(st, ed, seat, kind, titles):
+            if refused(st, ed, a) is None:
+                kinds.add(kind)
+                break
     return kinds | {a.kind for a in _open_ended(st, ed, seat) if a.kind not in skip}
 
 
-def _candidates(st: State, ed: Edition, seat: int, closed: set[str]) -> Iterator[Action]:
-    """The concrete actions `seat` might send now, before the rules are asked about each. Where a seat may have
-    many of a kind (bids, its titles' actions, loans), none is made once the kind is in `closed`, which the
-    caller may add to as it goes; single actions come regardless."""
-    if st.debts and st.debts[0].debtor == seat:
-        yield Action(kind="bankrupt", seat=seat)
+# The kinds of concrete actions, in the order `open_actions` lists them.
+CANDIDATE_KINDS: Final = (
+    "bankrupt", "keep_mortgaged", "bid", "pass_bid", "roll", "buy", "decline", "end_turn", "pay_fine", "use_card",
+    "build", "sell", "mortgage", "unmortgage", "sell_title", "title_to_bank", "take_loan",
+    "accept_trade", "reject_trade", "cancel_trade",
+)  # fmt: skip
+_TURN_KINDS: Final = ("roll", "buy", "decline", "end_turn", "pay_fine", "use_card")
+_TITLE_KINDS: Final = ("build", "sell", "mortgage", "unmortgage")
+
+
+def _kinds_to_try(st: State, ed: Edition, seat: int, titles: list[int]) -> list[str]:
+    """The kinds `seat` might have an action of now, in `CANDIDATE_KINDS` order: those of a pending debt,
+    lift, auction and trade offer that concern the seat, of its turn, of its titles, of the club's loans."""
+    kinds: list[str] = []
+    debts = st.debts
+    if debts and debts[0].debtor == seat:
+        kinds.append("bankrupt")
     if st.lift is not None and st.lift.seat == seat:
-        yield Action(kind="keep_mortgaged", seat=seat)
-    rules = board.rules(st, ed)
-    hands_titles = rules.mortgaged_title_to_bank and any(d.debtor == seat for d in st.debts)
+        kinds.append("keep_mortgaged")
     if st.auction is not None and seat in st.auction.active:
+        kinds += ("bid", "pass_bid")
+    if seat == st.current:
+        kinds += _TURN_KINDS
+    rules = board.rules(st, ed)
+    if titles:
+        kinds += _TITLE_KINDS
+        if rules.bank_buys_titles:
+            kinds.append("sell_title")
+        if rules.mortgaged_title_to_bank and debts and any(d.debtor == seat for d in debts):
+            kinds.append("title_to_bank")
+    if rules.club_loans and st.seats[seat].club:
+        kinds.append("take_loan")
+    trade = st.trade
+    if trade is not None:
+        if trade.target == seat:
+            kinds += ("accept_trade", "reject_trade")
+        if trade.proposer == seat:
+            kinds.append("cancel_trade")
+    return kinds
+
+
+def _candidates(st: State, ed: Edition, seat: int, kind: str, titles: list[int]) -> Iterable[Action]:
+    """The actions of `kind` (one `_kinds_to_try` gave) that `seat` might send, before the rules are asked about
+    each; `titles`: the seat's titles."""
+    if kind in _MANY_KINDS:
+        return _many(st, ed, seat, kind, titles)
+    return (Action(kind=kind, seat=seat),)
+
+
+_MANY_KINDS: Final = frozenset(
+    {"build", "sell", "mortgage", "unmortgage", "title_to_bank", "sell_title", "take_loan", "bid"}
+)
+
+
+def _many(st: State, ed: Edition, seat: int, kind: str, titles: list[int]) -> Iterator[Action]:
+    """`_candidates` of a kind a seat may have several actions of, made one at a time: a caller looking for the
+    first one the rules accept makes no more. What a title's own state rules out (building where the block
+    is not all the seat's, selling where nothing stands, lifting a mortgage there is not) is left out: the
+    rules would refuse it, and a table asks this for every seat after every move."""
+    if kind == "build":
+        squares, owner, mortgaged = ed.squares, st.owner, st.mortgaged
+        blocks = board.blocks(ed)
+        for i in titles:
+            sq = squares[i]
+            if sq.kind == "country" and not mortgaged[i] and all(owner[j] == seat for j in blocks[sq.block]):
+                yield Action(kind="build", seat=seat, square=i)
+    elif kind == "sell":
+        level = st.level
+        for i in titles:
+            if level[i]:  # only countries are built on
+                yield Action(kind="sell", seat=seat, square=i)
+    elif kind == "mortgage" or kind == "unmortgage" or kind == "title_to_bank":
+        mortgaged = st.mortgaged
+        wanted = kind != "mortgage"  # a mortgage is lifted, or a mortgaged title handed over
+        for i in titles:
+            if mortgaged[i] == wanted:
+                yield Action(kind=kind, seat=seat, square=i)
+    elif kind == "sell_title":
+        for i in titles:
+            yield Action(kind="sell_title", seat=seat, square=i)
+    elif kind == "take_loan":
+        for block in ed.economy.club_loans:
+            yield Action(kind="take_loan", seat=seat, block=block)
+    else:  # bid
         au = st.auction
+        assert au is not None
         base = max(au.bid, au.minimum - 1)
         for step in ed.economy.bid_steps:
-            if "bid" not in closed:
-                yield Action(kind="bid", seat=seat, amount=base + step)
-        yield Action(kind="pass_bid", seat=seat)
-    if seat == st.current:
-        for kind in ("roll", "buy", "decline", "end_turn", "pay_fine", "use_card"):
-            if kind not in closed:
-                yield Action(kind=kind, seat=seat)
-    # What a title's own state rules out (building where the block is not all the seat's, selling where
-    # nothing stands, lifting a mortgage there is not) is left out here: the rules would refuse it, and a
-    # table asks this for every seat after every move.
-    owner, squares, blocks = st.owner, ed.squares, board.blocks(ed)
-    for i in board.titles_of(st, seat):
-        mortgaged = st.mortgaged[i]
-        sq = squares[i]
-        if sq.kind == "country":
-            if not mortgaged and "build" not in closed and all(owner[j] == seat for j in blocks[sq.block]):
-                yield Action(kind="build", seat=seat, square=i)
-            if st.level[i] and "sell" not in closed:
-                yield Action(kind="sell", seat=seat, square=i)
-        title_kind = "unmortgage" if mortgaged else "mortgage"
-        if title_kind not in closed:
-            yield Action(kind=title_kind, seat=seat, square=i)
-        if rules.bank_buys_titles and "sell_title" not in closed:
-            yield Action(kind="sell_title", seat=seat, square=i)
-        if hands_titles and mortgaged and "title_to_bank" not in closed:
-            yield Action(kind="title_to_bank", seat=seat, square=i)
-    if board.club_loans(st, ed) and st.seats[seat].club:
-        for block in ed.economy.club_loans:
-            if "take_loan" not in closed:
-                yield Action(kind="take_loan", seat=seat, block=block)
-    if st.trade is not None:
-        if st.trade.target == seat:
-            yield Action(kind="accept_trade", seat=seat)
-            yield Action(kind="reject_trade", seat=seat)
-        if st.trade.proposer == seat:
-            yield Action(kind="cancel_trade", seat=seat)
+            yield Action(kind="bid", seat=seat, amount=base + step)
 
 
 def _open_ended(st: State, ed: Edition, seat: int) -> list[Action]:

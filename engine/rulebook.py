@@ -12,7 +12,6 @@ games recorded by earlier engines and compares every event.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Final
 
 import msgspec
@@ -53,28 +52,34 @@ HOUSE_SWITCHES = (
 )
 
 
-def in_force(ed: Edition, settings: Settings) -> Rules:
-    """The rules of a game of `ed` with these settings."""
-    # Asked on every action, and a game keeps its settings object: the last answer is checked by identity
-    # first, which spares hashing the settings for the cache.
-    last = _last
-    if last[0] is settings and last[1] is ed and (known := last[2]) is not None:
-        return known
-    rules = _in_force(ed.id, settings)
-    _remember(settings, ed, rules)
+def in_force(edition_id: str, settings: Settings) -> Rules:
+    """The rules of a game of the edition `edition_id` with these settings."""
+    # Asked on most actions, so worked out once per edition and settings. A game keeps its settings object: it is
+    # found by that object first, which spares comparing its twenty fields with those of an equal one.
+    entry = _BY_OBJECT.get(id(settings))
+    if entry is not None and entry[0] is settings and entry[1] == edition_id:
+        return entry[2]
+    key = (edition_id, settings)
+    rules = _BY_VALUE.get(key)
+    if rules is None:
+        rules = _work_out(edition_id, settings)
+        _keep(_BY_VALUE, key, rules)
+    # The entry holds the settings object, so its id cannot be another's while it is there.
+    _keep(_BY_OBJECT, id(settings), (settings, edition_id, rules))
     return rules
 
 
-_last: tuple[object, object, Rules | None] = (None, None, None)
+_BY_VALUE: Final[dict[tuple[str, Settings], Rules]] = {}
+_BY_OBJECT: Final[dict[int, tuple[Settings, str, Rules]]] = {}
 
 
-def _remember(settings: Settings, ed: Edition, rules: Rules) -> None:
-    global _last
-    _last = (settings, ed, rules)
+def _keep(table: dict, key: object, value: object) -> None:
+    if len(table) >= 512:
+        table.clear()  # a bound: a long-running bot sees many games' settings (and a copy of them per action)
+    table[key] = value
 
 
-@lru_cache(maxsize=256)
-def _in_force(edition_id: str, settings: Settings) -> Rules:
+def _work_out(edition_id: str, settings: Settings) -> Rules:
     changes = dict(EARLIER) if settings.rulebook == 0 else {}
     for name in HOUSE_SWITCHES:
         value = getattr(settings, name)
@@ -86,5 +91,5 @@ def _in_force(edition_id: str, settings: Settings) -> Rules:
 def settle(ed: Edition, settings: Settings) -> Settings:
     """The settings a new game stores: the current rulebook, and every house rule switch written out."""
     current = msgspec.structs.replace(settings, rulebook=RULEBOOK)
-    rules = in_force(ed, current)
+    rules = in_force(ed.id, current)
     return msgspec.structs.replace(current, **{name: getattr(rules, name) for name in HOUSE_SWITCHES})

@@ -17,13 +17,15 @@ from engine.legal import build_plan, check, unmortgage_cost
 from engine.rulebook import in_force, settle
 from engine.state import BANK, HOTEL, POT, Auction, Debt, Lift, Loan, Seat, Settings, Standing, State, clone
 
+# An event as `apply` returns it and the bot stores it: a JSON object, its code and fields declared in
+# engine.events.
 Event = dict
 
 
 class Game:
     """One application of an action: the state being changed, its edition and the events produced."""
 
-    __slots__ = ("st", "ed", "ev", "rules", "told_in_full", "quiet", "max_turns", "seed2", "seed1", "seed0")
+    __slots__ = ("st", "ed", "ev", "rules", "told_in_full", "quiet", "max_turns")
 
     def __init__(self, st: State, ed: Edition, quiet: bool = False) -> None:
         self.st = st
@@ -32,15 +34,14 @@ class Game:
         # A quiet application (the simulator's) tells only how the game ended: the other events are not built.
         self.quiet = quiet
         settings = st.settings
-        self.rules = in_force(ed, settings)
+        self.rules = in_force(ed.id, settings)
         # A game stored before rulebook 1 replays into the events it logged then: a bankruptcy, a withdrawal
         # and a settled trade told after what they move, without the trade's contents or the jailed owner.
         self.told_in_full = settings.rulebook > 0
         self.max_turns = settings.max_turns
-        # The game's seed as `rng.seed_limbs` splits it (compiled dice), once it is first needed; -1: not yet.
-        self.seed2 = self.seed1 = self.seed0 = -1
 
     def emit(self, code: str, **params: object) -> None:
+        """Log the event `code` (one of engine.events.CODES) with its fields."""
         if self.quiet and code != "game_over":
             return
         params["code"] = code
@@ -56,26 +57,14 @@ class Game:
         return rng.below(st.seed, n, 6) + 1
 
     def dice(self) -> tuple[int, int]:
-        """Two dice, as two calls of `die` would draw them. In Python `rng.draw` is inlined twice, a roll being the
-        engine's busiest step; compiled, the draws work on limbs of the seed split once per `Game`."""
+        """Two dice, as two calls of `die` would draw them."""
         st = self.st
         if st.rigged_dice:
             return self.die(), self.die()
         n = st.draws
         st.draws = n + 2
-        if rng.NATIVE:
-            if self.seed2 < 0:
-                self.seed2, self.seed1, self.seed0 = rng.seed_limbs(st.seed)
-            s2, s1, s0 = self.seed2, self.seed1, self.seed0
-            return rng.below_limbs(s2, s1, s0, n, 6) + 1, rng.below_limbs(s2, s1, s0, n + 1, 6) + 1
         seed = st.seed
-        z = (seed + (n + 1) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        y = (seed + (n + 2) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        y = ((y ^ (y >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        y = ((y ^ (y >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        return (z ^ (z >> 31)) % 6 + 1, (y ^ (y >> 31)) % 6 + 1
+        return rng.below(seed, n, 6) + 1, rng.below(seed, n + 1, 6) + 1
 
     # -- money ------------------------------------------------------------------------------------
     def transfer(self, frm: int, to: int, amount: int, reason: str, **extra: object) -> None:
@@ -139,6 +128,8 @@ def new_game(
         raise IllegalAction("unknown_edition", edition=edition_id) from None
     if not 2 <= len(names) <= 6:
         raise IllegalAction("bad_seat_count", count=len(names))
+    if not -(1 << 63) <= seed < 1 << 63:
+        raise IllegalAction("bad_seed")  # the dice work on 64-bit words, and the store keeps seeds in one
     s = settle(ed, settings or Settings())
     titles = sum(1 for sq in ed.squares if sq.kind in TITLE_KINDS)
     if s.deal_titles < 0 or s.deal_titles * len(names) > titles:
@@ -505,7 +496,7 @@ def _land(g: Game, s: int, rent_factor: int = 1, card_amount: int = 0, pos: int 
                 g.emit("rolled_for_rent", seat=s, dice=[d1, d2])
                 amount = (d1 + d2) * card_amount
             else:
-                amount = board.rent(st, ed, pos, sum(st.dice), g.rules) * rent_factor
+                amount = board.rent(st, pos, sum(st.dice), g.rules) * rent_factor
             _pay_rent(g, s, owner, pos, amount)
     elif kind == "tax":
         g.charge(s, BANK, sq.amount, "tax", square=pos)
@@ -825,7 +816,7 @@ def _mortgage(g: Game, a: Action) -> None:
 
 def _unmortgage(g: Game, a: Action) -> None:
     st = g.st
-    cost = unmortgage_cost(st, g.ed, a.square)
+    cost = unmortgage_cost(st, a.square)
     st.mortgaged[a.square] = False
     if a.square in st.interest_paid:
         st.interest_paid.remove(a.square)
@@ -846,7 +837,7 @@ def _title_to_bank(g: Game, a: Action) -> None:
     """Rules 001: the bank takes a mortgaged title in payment, keeps its 10 % and auctions the title at once
     (once the debts are settled: nothing is auctioned while a debt waits)."""
     st = g.st
-    value = board.title_to_bank_value(st, g.ed, a.square)
+    value = board.title_to_bank_value(st, a.square)
     st.owner[a.square] = BANK
     st.mortgaged[a.square] = False
     g.emit("title_to_bank", seat=a.seat, square=a.square)
@@ -856,7 +847,7 @@ def _title_to_bank(g: Game, a: Action) -> None:
 
 def _sell_title(g: Game, a: Action) -> None:
     st = g.st
-    value = board.title_value(st, g.ed, a.square)
+    value = board.title_value(st, a.square)
     st.owner[a.square] = BANK
     st.mortgaged[a.square] = False
     g.transfer(BANK, a.seat, value, "sell_title", square=a.square)
@@ -903,7 +894,7 @@ def _hand_title(g: Game, square: int, to: int, interest_now: bool) -> bool:
     mortgage alone. Returns whether that 10 % was charged."""
     st = g.st
     st.owner[square] = to
-    due = board.interest_due(st, g.ed, square) if st.mortgaged[square] and interest_now else 0
+    due = board.interest_due(st, square) if st.mortgaged[square] and interest_now else 0
     if not due:
         return False
     g.charge(to, BANK, due, "interest", square=square)
@@ -1027,12 +1018,12 @@ def _time_up(g: Game, a: Action) -> None:
         g.emit("trade_cancelled", seat=-1)
 
 
-def standings(st: State, ed: Edition) -> list[Standing]:
+def standings(st: State) -> list[Standing]:
     """The ranking as things stand: seats still playing by net worth (ties by turn order), then the
     bankrupt, the last one out first."""
     rows = []
     for s in range(len(st.seats)):
-        worth, titles, buildings = board.net_worth(st, ed, s)
+        worth, titles, buildings = board.net_worth(st, s)
         rows.append((s, worth, titles, buildings))
     alive = sorted((r for r in rows if not st.seats[r[0]].out), key=lambda r: (-r[1], st.order.index(r[0])))
     gone = [next(r for r in rows if r[0] == s) for s in reversed(st.eliminated)]
@@ -1051,14 +1042,14 @@ def standings(st: State, ed: Edition) -> list[Standing]:
 
 
 def _finish(g: Game, reason: str) -> None:
-    st, ed = g.st, g.ed
+    st = g.st
     st.phase = "over"
     st.auction = None
     st.auction_queue = []
     st.debts = []
     st.trade = None
     st.lift = None
-    st.standings = standings(st, ed)
+    st.standings = standings(st)
     st.winner = st.standings[0].seat
     g.emit(
         "game_over",

@@ -13,7 +13,7 @@ POT: Final = -2  # payee: the free-parking pot (house rule)
 HOTEL: Final = 5  # building level of a hotel; 1..4 are restaurants / houses
 
 
-class Settings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Settings(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, cache_hash=True):
     """Variants of the seeds and house rules chosen in the lobby; None means "as the edition says"."""
 
     time_limit: int = 0  # minutes; 0 is the long game. The bot sends `time_up` when it is reached.

@@ -11,15 +11,14 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from engine import State
-from engine.edition import Edition
-from engine.narrate import describe, in_order
+from engine import Edition, State
 from render import draw as dr
 from render.flags import flag, has_flag
 from render.fonts import font
 from render.layout import CENTRE_BOX, RING_INNER, cells
 from render.style import INK, RGB, WHITE, seat_colour
 from render.texts import cash, label, square_name
+from words import describe, in_order
 
 TOKEN = 32  # token diameter in the lane (16 px on a desktop channel, 10 on a phone)
 HALO = (255, 222, 60)  # the ring around the tokens of the seats the game waits for

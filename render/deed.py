@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine import HOTEL, State, load
-from engine.board import interest, rent
-from engine.edition import Edition, Square
+from engine import HOTEL, Edition, Square, State, interest, load, rent
 from render import draw as dr
 from render.fonts import font
 from render.layout import BOARD, MARGIN, cells
@@ -271,7 +269,7 @@ def _ownership(
         if state.mortgaged[sq.index]:
             dr.chip(d, x, y, label(lang, "deed.mortgaged").upper(), 22, MORTGAGE_RED, WHITE)
         elif sq.kind == "utility":
-            per_pip = rent(state, ed, sq.index, 1)
+            per_pip = rent(state, sq.index, 1)
             d.text(
                 (x, y),
                 label(lang, "deed.utility_rent_one", multiplier=f"{per_pip:,}").split(":")[-1].strip(),
@@ -279,7 +277,7 @@ def _ownership(
                 fill=(140, 230, 160),
             )
         else:
-            d.text((x, y), cash(ed.id, rent(state, ed, sq.index, 7)), font=font(32, "heavy"), fill=(140, 230, 160))
+            d.text((x, y), cash(ed.id, rent(state, sq.index, 7)), font=font(32, "heavy"), fill=(140, 230, 160))
         y += 52
     return y
 

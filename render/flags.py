@@ -9,7 +9,7 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.edition import DATA_DIR
+from engine import DATA_DIR
 from render.style import INK, hex_rgb
 
 SCALE = 4  # drawn large, then reduced: smooth edges at 15 px wide

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from PIL import ImageFont
 
-from engine.edition import DATA_DIR
+from engine import DATA_DIR
 
 FONT_DIR = DATA_DIR / "fonts"
 FILES = {

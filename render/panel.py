@@ -9,9 +9,7 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from engine import HOTEL, State, load
-from engine.board import net_worth
-from engine.edition import Edition
+from engine import HOTEL, Edition, State, load, net_worth
 from render import draw as dr
 from render.centre import HALO, token_sprite, waiting_for
 from render.fonts import font
@@ -134,8 +132,7 @@ def _final_order(state: State) -> list[tuple[int, int]]:
     """(rank, seat) best first: the engine's standings, else by net worth with bankrupt seats last."""
     if state.standings:
         return [(s.rank, s.seat) for s in sorted(state.standings, key=lambda s: s.rank)]
-    ed = load(state.edition)
-    order = sorted(range(len(state.seats)), key=lambda s: (state.seats[s].out, -net_worth(state, ed, s)[0]))
+    order = sorted(range(len(state.seats)), key=lambda s: (state.seats[s].out, -net_worth(state, s)[0]))
     return [(k + 1, seat) for k, seat in enumerate(order)]
 
 
@@ -145,7 +142,7 @@ def _stats(state: State, ed: Edition, seat: int, lang: str) -> tuple[str, int, i
     houses = sum(lv for i, lv in enumerate(state.level) if state.owner[i] == seat and lv < HOTEL)
     hotels = sum(1 for i, lv in enumerate(state.level) if state.owner[i] == seat and lv == HOTEL)
     parts = [label(lang, "board.title_one") if titles == 1 else label(lang, "board.titles", count=titles)]
-    parts.append(label(lang, "board.worth", amount=cash(ed.id, net_worth(state, ed, seat)[0])))
+    parts.append(label(lang, "board.worth", amount=cash(ed.id, net_worth(state, seat)[0])))
     return " · ".join(parts), houses, hotels
 
 

@@ -30,8 +30,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine import Action, State, apply_inplace, clone, load
-from engine.board import net_worth
+from engine import Action, State, apply_inplace, clone, load, net_worth
 from render.board import Picture, Table, draw_rgb, picture
 from render.centre import HALO
 from render.layout import HEIGHT, PANEL_X, WIDTH
@@ -115,9 +114,8 @@ def frame_ms(board_frames: int) -> int:
 def placings(state: State) -> dict[int, int]:
     """Seat -> placing now: seats in play by net worth (equal worth, equal place), then the bankrupt seats,
     the last to leave first."""
-    ed = load(state.edition)
     playing = [s for s in range(len(state.seats)) if not state.seats[s].out]
-    worth = {s: net_worth(state, ed, s)[0] for s in playing}
+    worth = {s: net_worth(state, s)[0] for s in playing}
     out: dict[int, int] = {}
     for s in playing:
         out[s] = 1 + sum(1 for o in playing if worth[o] > worth[s])
@@ -144,7 +142,7 @@ def replay_picture(m: Moment, last_turn: int, lang: str) -> Picture:
     places = placings(st)
     leaders = [s for s in st.order if places[s] == 1 and not st.seats[s].out]
     letters = seat_letters(st)
-    worth = cash(ed.id, net_worth(st, ed, leaders[0])[0])
+    worth = cash(ed.id, net_worth(st, leaders[0])[0])
     if len(leaders) == 1:
         banner = BannerView(st.seats[leaders[0]].name, phrase(lang, "replay.leader", worth=worth),
                             ((leaders[0], letters[leaders[0]]),))

@@ -1,8 +1,8 @@
 """Sample games for pictures, golden tests and the benchmark: computer seats play a seeded game.
 
-The computer players of `engine.ai` drive the seats when that module is present; otherwise a small
-deterministic policy below picks from `engine.legal_actions`, good enough to buy, build, bid and go
-bankrupt the way a table of cautious players would.
+The engine's computer players (`engine.choose`) drive the seats; a test or a benchmark that wants plainer and
+faster games passes `simple_choice` instead, a small deterministic policy that picks from
+`engine.legal_actions` the way a table of cautious players would: buy, build, bid and go bankrupt.
 """
 
 from __future__ import annotations
@@ -12,9 +12,20 @@ from collections.abc import Callable
 from datetime import date
 
 import engine
-from engine import SYSTEM, Action, Offer, State, Trade, legal_actions, load, new_game, refusal
-from engine.board import building_cost
-from engine.state import Auction, Debt
+from engine import (
+    SYSTEM,
+    Action,
+    Auction,
+    Debt,
+    Offer,
+    State,
+    Trade,
+    building_cost,
+    legal_actions,
+    load,
+    new_game,
+    refusal,
+)
 from render.profile import BestGame, ProfileCard
 from render.ranking import RankingRow
 
@@ -24,19 +35,8 @@ Step = tuple[Action, list[dict]]
 SAMPLE_NAMES = ["Ana", "Beto", "Carmen", "Diego", "Elena", "Fer"]
 # A cautious table keeps this share of the starting cash before buying or building.
 RESERVE_SHARE = 0.15
-# The fallback policy never raises a bid beyond this share of the printed price, so auctions end.
+# `simple_choice` never raises a bid beyond this share of the printed price, so auctions end.
 MAX_BID_SHARE = 1.0
-
-
-def _engine_chooser() -> Chooser | None:
-    try:
-        from engine import ai
-    except ImportError:
-        return None
-    choose = getattr(ai, "choose", None)
-    if choose is None:
-        return None
-    return lambda st, seat: choose(st, seat, level="normal")
 
 
 def simple_choice(st: State, seat: int) -> Action:
@@ -100,7 +100,7 @@ def _block_completing_trade(st: State, seat: int, reserve: int) -> Trade | None:
         if st.seats[seat].cash - offer < reserve:
             continue
         trade = Trade(proposer=seat, target=st.owner[square], give=Offer(cash=offer), take=Offer(titles=(square,)))
-        if _fair(st, trade) and refusal(st, ed, Action(kind="propose_trade", seat=seat, trade=trade)) is None:
+        if _fair(st, trade) and refusal(st, Action(kind="propose_trade", seat=seat, trade=trade)) is None:
             return trade
     return None
 
@@ -119,8 +119,8 @@ def _fair(st: State, trade: Trade) -> bool:
 
 
 def chooser() -> Chooser:
-    """The computer players' choice function: `engine.ai` when available, else `simple_choice`."""
-    return _engine_chooser() or simple_choice
+    """The engine's computer players, at the `normal` level, as a choice function."""
+    return lambda st, seat: engine.choose(st, seat, level="normal")
 
 
 def play(
@@ -151,11 +151,11 @@ def play(
             waiting = [st.trade.target]
         action = next((a for a in (pick(st, seat) for seat in waiting) if a is not None), None)
         if action is None:
-            # Nobody has a move: a quiet auction closes; otherwise the fallback policy keeps the game going.
-            if st.auction is not None:
-                action = Action(kind="close_auction", seat=SYSTEM)
-            else:
-                action = simple_choice(st, waiting[0])
+            # Nobody has a move: only the auction's leader is left, and the auction closes as the bot's quiet
+            # timer closes it. Anything else would be a game stuck: a bug of the policy.
+            if st.auction is None:
+                raise RuntimeError(f"no move for any of the seats {waiting} at version {st.version}")
+            action = Action(kind="close_auction", seat=SYSTEM)
         events = engine.apply_inplace(st, action)
         steps.append((action, events))
     return first, steps

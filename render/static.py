@@ -9,8 +9,7 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine import HOTEL, load
-from engine.edition import Edition, Square
+from engine import HOTEL, Edition, Square, load
 from render import draw as dr
 from render.flags import flag, has_flag
 from render.fonts import font

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine import POT, Action, State, apply_inplace, clone, load
-from engine.board import net_worth
+from engine import POT, Action, State, apply_inplace, clone, load, net_worth
 from render import draw as dr
 from render.fonts import font
 from render.png import to_png
@@ -41,8 +40,7 @@ class History:
 
 
 def _worths(st: State) -> tuple[int, ...]:
-    ed = load(st.edition)
-    return tuple(0 if s.out else net_worth(st, ed, seat)[0] for seat, s in enumerate(st.seats))
+    return tuple(0 if s.out else net_worth(st, seat)[0] for seat, s in enumerate(st.seats))
 
 
 def history_from_log(first: State, log: Iterable[Action | tuple[Action, object]]) -> History:

@@ -1,18 +1,22 @@
-"""The words on the pictures: the `render.` texts of the catalogues in `data/i18n/`, then the game's own."""
+"""The words on the pictures: their own catalogue (`render.` texts, data/i18n/<lang>/render.toml), then the
+game's own."""
 
 from __future__ import annotations
 
 from functools import cache
 
 from engine import State, load
-from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, language_of, money
-from engine.i18n import text as game_text
 from render.fonts import drawable
+from words import DEFAULT_LANGUAGE, LANGUAGES, Catalogue, language_of, money
+from words import text as game_text
+
+# The pictures' catalogue: the game's texts and their own.
+RENDER = Catalogue("render")
 
 
 @cache
 def _catalogue(lang: str) -> dict[str, str]:
-    return {k.removeprefix("render."): v for k, v in catalogue(lang).items() if k.startswith("render.")}
+    return {k.removeprefix("render."): v for k, v in RENDER.texts(lang).items() if k.startswith("render.")}
 
 
 def language(lang: str) -> str:
@@ -91,4 +95,4 @@ def seat_letters(state: State) -> list[str]:
 def phrase(lang: str, key: str, **params: object) -> str:
     """Text `render.<key>` filled like the game's own texts: plural forms (`{n:turno|turnos}`) and Spanish
     contractions work, which `label`'s plain formatting leaves alone."""
-    return game_text(language(lang), f"render.{key}", **params)
+    return RENDER.text(language(lang), f"render.{key}", **params)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Action, Settings, State, apply, load, new_game
-from engine.board import net_worth
+from engine import Action, Settings, State, apply, net_worth, new_game
 
 
 def game(edition: str = "turismundo", players: int = 2, **settings: object) -> State:
@@ -54,4 +53,4 @@ def codes(events: list[dict]) -> list[str]:
 
 
 def worth(st: State, seat: int) -> int:
-    return net_worth(st, load(st.edition), seat)[0]
+    return net_worth(st, seat)[0]

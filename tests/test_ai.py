@@ -7,7 +7,20 @@ import random
 import pytest
 from rulekit import game, own
 
-from engine import Action, Offer, State, Trade, apply_inplace, legal_actions, load, new_game, refusal, to_json
+from engine import (
+    BANK,
+    Action,
+    Offer,
+    State,
+    Trade,
+    apply_inplace,
+    legal_actions,
+    load,
+    new_game,
+    refusal,
+    rent,
+    to_json,
+)
 from engine.ai import LEVELS, choose, view
 from engine.ai.value import holdings, holdings_change
 from engine.ai.view import table
@@ -20,7 +33,7 @@ LEVEL_NAMES = tuple(LEVELS)
 def legal(st: State, action: Action) -> bool:
     """Legal now, and of a kind that `legal_actions` lists (bids and trades are filled-in templates)."""
     kinds = {a.kind for a in legal_actions(st, action.seat)}
-    return action.kind in kinds and refusal(st, load(st.edition), action) is None
+    return action.kind in kinds and refusal(st, action) is None
 
 
 # -- every move is legal, whoever is asked ----------------------------------------------------------------
@@ -447,20 +460,25 @@ def test_a_computer_proposes_at_most_once_a_turn() -> None:
 
 
 @pytest.mark.parametrize("edition", ["turismundo", "monopolio"])
-def test_worst_rent_is_the_same_remembered_or_worked_out_afresh(edition: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The Python sources remember the last board's top rents, the compiled build works them out each time
-    (`view.NATIVE`; compiled, the flag is fixed at the build and ignored here): after every action of a game,
-    for every seat, both give the same worst rent."""
+def test_worst_rent_is_the_rent_rule_remembered_or_worked_out_afresh(edition: str) -> None:
+    """After every action of a game, for every seat: the worst rent is the highest `board.rent` of an opponent's
+    title (a utility at its top multiplier and a roll of 7), and a game's `Rents` gives the same as working
+    it out afresh."""
     st, _ = new_game(edition, ["A", "B", "C", "D"], seed=5, settings=Settings(max_turns=300), computers=["normal"] * 4)
     t = table(edition)
+    ed = load(edition)
     driver = Driver()
+    rents = view.Rents()
     boards = 0
     while (action := driver.next_action(st)) is not None:
         apply_inplace(st, action)
         for seat in range(4):
-            monkeypatch.setattr(view, "NATIVE", False)
-            remembered = view.worst_rent(st, t, seat)
-            monkeypatch.setattr(view, "NATIVE", True)
-            assert view.worst_rent(st, t, seat) == remembered
+            top_utility = max(ed.economy.utility_multipliers) * 7
+            expected = max(
+                [top_utility if ed.squares[i].kind == "utility" else rent(st, i, 7)
+                 for i in t.titles if st.owner[i] not in (BANK, seat) and not st.mortgaged[i]] or [0]
+            )  # fmt: skip
+            assert view.worst_rent(st, t, seat) == expected
+            assert view.worst_rent(st, t, seat, rents) == expected
         boards += 1
     assert boards > 200

@@ -8,7 +8,8 @@ from rulekit import game, own
 from engine import Offer, State, Trade
 from engine.ai import choose
 from engine.ai.hard.worth import returns
-from engine.ai.landing import POLICIES, landing, measure, path_of
+from engine.ai.landing import POLICIES, landing, path_of
+from engine.ai.landing_table import measure
 from engine.ai.view import table
 from engine.edition import available
 from engine.simulate import Options, run
@@ -22,7 +23,7 @@ HARD = "dificil"
 
 @pytest.mark.parametrize("edition", available())
 def test_landing_data_covers_every_square_of_every_edition(edition: str) -> None:
-    assert "python -m engine.ai.landing" in path_of(edition).read_text(encoding="utf-8")
+    assert "python -m engine.ai.landing_table" in path_of(edition).read_text(encoding="utf-8")
     data = landing(edition)
     for policy in POLICIES:
         squares = data.square[policy]

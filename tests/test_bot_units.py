@@ -15,11 +15,10 @@ from discord import app_commands
 
 from bot.config import load_config
 from bot.face import components, ids
-from bot.face.i18n import CatalogueTranslator
+from bot.face.i18n import BOT, CatalogueTranslator
 from bot.handlers.acting import parse_amount
-from bot.table.computers import fallback
+from bot.table.computers import choose
 from engine import Action, apply_inplace, clone, edition_of, new_game, refusal
-from engine.i18n import catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -108,11 +107,11 @@ def test_every_bot_text_exists_in_both_languages() -> None:
         used |= set(re.findall(r"\bt\((?:self\.)?lang[^,]*, \"([a-z_.]+)\"", path.read_text()))
     assert used
     for lang in ("es", "en"):
-        texts = catalogue(lang)
+        texts = BOT.texts(lang)
         missing = sorted(k for k in used if f"bot.{k}" not in texts)
         assert not missing, (lang, missing)
-    es = {k for k in catalogue("es") if k.startswith("bot.") and not k.startswith("bot.cmd.")}
-    en = {k for k in catalogue("en") if k.startswith("bot.") and not k.startswith("bot.cmd.")}
+    es = {k for k in BOT.texts("es") if k.startswith("bot.") and not k.startswith("bot.cmd.")}
+    en = {k for k in BOT.texts("en") if k.startswith("bot.") and not k.startswith("bot.cmd.")}
     assert es == en
 
 
@@ -133,22 +132,21 @@ def test_fit_keeps_the_newest_lines_within_discord_limit() -> None:
 
 
 @pytest.mark.parametrize("edition", ["turismundo", "mundial", "monopolio"])
-def test_computer_fallback_only_plays_legal_moves(edition: str) -> None:
+def test_the_bots_computers_play_only_legal_moves(edition: str) -> None:
     st, _ = new_game(edition, ["A", "B", "C"], seed=11, computers=["normal"] * 3)
-    ed = edition_of(st)
     for _ in range(1500):
         if st.phase == "over":
             break
         seats = list(st.seat_to_act())
         if st.trade is not None:
             seats.insert(0, st.trade.target)
-        moves = [m for m in (fallback(st, s) for s in seats) if m is not None]
+        moves = [m for m in (choose(st, s) for s in seats) if m is not None]
         if not moves:
             # Only the auction's leader is left bidding: the bot's quiet timer closes it.
             assert st.auction is not None
             apply_inplace(st, Action(kind="close_auction"))
             continue
-        assert refusal(st, ed, moves[0]) is None
+        assert refusal(st, moves[0]) is None
         apply_inplace(st, moves[0])
     assert st.turn > 30 or st.phase == "over"
 
@@ -178,11 +176,11 @@ def test_a_turn_ends_by_itself_only_when_ending_it_is_all_that_is_left() -> None
 
 def test_club_loan_menu_lists_the_blocks_a_member_may_borrow_for() -> None:
     from bot.face.menus import menu_select
-    from engine.board import club_loans
+    from engine import rules_in_force
 
     st, _ = new_game("turismundo", ["A", "B"], seed=3)
     ed = edition_of(st)
-    if not club_loans(st, ed):
+    if not rules_in_force(st).club_loans:
         pytest.skip("this edition has no club loans")
     block = next(b for b in ed.blocks if b in ed.economy.club_loans)
     for square in ed.blocks[block]:
@@ -203,7 +201,7 @@ def test_the_help_names_the_commands_as_each_language_calls_them() -> None:
     from bot.commands import all_commands
 
     for lang in ("es", "en"):
-        texts = catalogue(lang)
+        texts = BOT.texts(lang)
         names = set()
         for command in all_commands():
             key = command._locale_name.extras["key"] if command._locale_name else None  # type: ignore[union-attr]
@@ -220,7 +218,7 @@ def test_every_refusal_of_the_bot_has_a_text() -> None:
     from bot.face.replies import BOT_ERRORS
 
     for lang in ("es", "en"):
-        texts = catalogue(lang)
+        texts = BOT.texts(lang)
         assert not [code for code in BOT_ERRORS if f"bot.error.{code}" not in texts], lang
 
 
@@ -328,7 +326,8 @@ def test_a_creditor_decides_on_inherited_mortgages_with_buttons() -> None:
     assert any(v == "keep_mortgaged" for v, _, _ in panel) and not any(v == "roll" for v, _, _ in panel)
     st.seats[1].computer = "normal"  # a computer decides by itself: nobody gets its buttons
     assert not any(v in ("lift", "keep_mortgaged") for v, _, _ in _components(table_view(1, st, "es")))
-    assert fallback(st, 1) == Action(kind="keep_mortgaged", seat=1)
+    decided = choose(st, 1)
+    assert decided is not None and decided.kind in ("unmortgage", "keep_mortgaged")
 
 
 def test_monopolio_debt_panel_hands_a_mortgaged_title_to_the_bank() -> None:
@@ -593,7 +592,7 @@ def test_the_table_offers_a_menu_only_when_someone_finds_something_in_it(edition
 def test_a_title_is_found_by_the_start_of_any_word_of_its_name() -> None:
     """`/construir fuencarral` was refused: only the whole name, or its beginning, named a title."""
     from bot.face.answers import find_square
-    from engine.narrate import square_name
+    from words import square_name
 
     def named(edition: str, raw: str) -> str | None:
         found = find_square(edition, raw)

@@ -1,7 +1,8 @@
-"""The boundaries docs/architecture.md draws: `engine` imports nothing of `render` or `bot`; `render`
-imports `engine` only; only `bot` and `fakediscord` import `discord`; `fakediscord` knows nothing of the game,
-and the bot uses it only in the sandbox. Inside `bot`, imports flow one way: no module imports, even for type
-hints or inside a function, a module that imports it back."""
+"""The boundaries docs/architecture.md draws: `engine` imports nothing of the project's other packages and
+reads no catalogue; `words` imports `engine` only; `render` imports `engine` and `words`; only `bot` and
+`fakediscord` import `discord`; `fakediscord` knows nothing of the game, and the bot uses it only in the
+sandbox. Inside `bot`, imports flow one way: no module imports, even for type hints or inside a function, a
+module that imports it back."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-GAME = {"engine", "render", "bot"}
+GAME = {"engine", "words", "render", "bot"}
 FORBIDDEN = {
-    "engine": {"render", "bot", "discord", "fakediscord"},
+    "engine": {"words", "render", "bot", "discord", "fakediscord"},
+    "words": {"render", "bot", "discord", "fakediscord"},
     "render": {"bot", "discord", "fakediscord"},
     "fakediscord": GAME,
 }
@@ -45,6 +47,30 @@ def test_engine_does_no_io_but_reading_data() -> None:
         assert not names & {"socket", "sqlite3", "random", "time", "datetime", "urllib", "asyncio"}, path
 
 
+@pytest.mark.parametrize("package", ["words", "render", "bot"])
+def test_the_engines_readers_use_its_front_door_only(package: str) -> None:
+    """`engine/__init__.py` exports what they need: none reaches into the engine's modules."""
+    for path in sorted((ROOT / package).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module] + (
+                    [f"engine.{alias.name}" for alias in node.names] if node.module == "engine" else []
+                )
+            inside = [n for n in names if n.startswith("engine.") and n.split(".")[1] in ENGINE_MODULES]
+            assert not inside, f"{path.relative_to(ROOT)} imports {inside}"
+
+
+ENGINE_MODULES = {p.stem for p in (ROOT / "engine").glob("*.py")} | {"ai"}
+
+
+def test_the_engine_reads_no_catalogue() -> None:
+    """The engine speaks in codes and numbers: the texts (data/i18n) are read by `words` and the readers."""
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            assert not (isinstance(node, ast.Constant) and node.value == "i18n"), path.relative_to(ROOT)
+
+
 def test_the_bot_uses_the_fake_discord_only_in_the_sandbox() -> None:
     for path in sorted((ROOT / "bot").rglob("*.py")):
         if "sandbox" in path.relative_to(ROOT).parts:
@@ -57,10 +83,10 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def bot_import_graph() -> dict[str, set[str]]:
-    """Every module of `bot` -> the modules of `bot` it imports anywhere in its text (at the top, inside a
-    function or under TYPE_CHECKING alike: a cycle hidden in a type hint is still a cycle of design)."""
-    paths = {module_name(p): p for p in (ROOT / "bot").rglob("*.py")}
+def import_graph(package: str) -> dict[str, set[str]]:
+    """Every module of `package` -> the modules of `package` it imports anywhere in its text (at the top,
+    inside a function or under TYPE_CHECKING alike: a cycle hidden in a type hint is still a cycle of design)."""
+    paths = {module_name(p): p for p in (ROOT / package).rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -104,10 +130,22 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def bot_import_graph() -> dict[str, set[str]]:
+    return import_graph("bot")
+
+
 def test_bot_modules_import_each_other_without_cycles() -> None:
     graph = bot_import_graph()
     assert {"bot.client", "bot.table.session", "bot.handlers.router", "bot.commands.game"} <= graph.keys()
     assert "bot.table.sessions" in graph["bot.client"]  # the graph sees plain imports
+    cycle = find_cycle(graph)
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_engine_modules_import_each_other_without_cycles() -> None:
+    """The package's __init__ (its front door) imports the rules; none of them imports the front door."""
+    graph = import_graph("engine")
+    assert "engine.ai.hard.worth" in graph and "engine.ai.landing" in graph["engine.ai.hard.worth"]
     cycle = find_cycle(graph)
     assert cycle is None, " -> ".join(cycle or [])
 

@@ -60,6 +60,8 @@ def test_the_console_script_prints_its_version() -> None:
     assert script.is_file(), "pip install -e . installs the turista command"
     done = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.startswith("turista 0.")
+    # And which engine runs: the test suite's own.
+    assert done.stdout.rstrip().endswith(f"(engine: {'compiled' if engine.COMPILED else 'sources'})"), done.stdout
 
 
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:

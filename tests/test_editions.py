@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import words
 from engine import edition as ed_mod
-from engine import i18n
 from engine.edition import CARD_EFFECTS, SQUARE_KINDS, TITLE_KINDS
 
 EDITIONS = ed_mod.available()
@@ -126,9 +126,9 @@ def _text_ids(ed):
     return ids
 
 
-@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize("lang", words.LANGUAGES)
 def test_every_text_in_both_catalogues(ed, lang):
-    cat = i18n.catalogue(lang)
+    cat = words.GAME.texts(lang)
     missing = [k for k in _text_ids(ed) if not isinstance(cat.get(k), str) or not cat[k].strip()]
     assert not missing, missing
 
@@ -138,9 +138,9 @@ def test_amounts_written_out_in_card_texts(ed):
     for deck in ed.decks:
         for card in deck.cards:
             if card.effect in ("collect", "pay", "pay_each", "collect_each", "repairs"):
-                for lang in i18n.LANGUAGES:
-                    text = i18n.text(lang, f"card.{ed.id}.{card.id}")
-                    assert i18n.money(card.amount) in text, (lang, card.id, text)
+                for lang in words.LANGUAGES:
+                    text = words.text(lang, f"card.{ed.id}.{card.id}")
+                    assert words.money(card.amount) in text, (lang, card.id, text)
 
 
 def test_estimated_values_flagged_in_mundial():
@@ -179,7 +179,7 @@ TURISMUNDO_FIXES = {
 def test_turismundo_matches_reference():
     ref = _reference("turismundo")
     ed = ed_mod.load("turismundo")
-    es = i18n.catalogue("es")
+    es = words.GAME.texts("es")
     assert len(ref["squares"]) == 40
     for r, sq in zip(ref["squares"], ed.squares, strict=True):
         assert r["index"] == sq.index
@@ -234,7 +234,7 @@ def test_turismundo_matches_reference():
 def test_mundial_matches_reference():
     ref = _reference("mundial-moderno")
     ed = ed_mod.load("mundial")
-    es = i18n.catalogue("es")
+    es = words.GAME.texts("es")
     for r, sq in zip(ref["squares"], ed.squares, strict=True):
         assert es[f"square.mundial.{sq.id}"] == r["name"], (sq.index, sq.id)
         if "price" in r:
@@ -258,4 +258,4 @@ def test_monopolio_classic_values():
     utility_card = ed.card("suerte_compania")
     assert (utility_card.effect, utility_card.kind, utility_card.amount) == ("nearest", "utility", 1000)
     assert sum(c.effect == "nearest" and c.kind == "airline" for c in ed.deck("suerte").cards) == 2
-    assert i18n.text("en", "square.monopolio.paseo_prado") == "Boardwalk"
+    assert words.text("en", "square.monopolio.paseo_prado") == "Boardwalk"

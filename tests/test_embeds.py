@@ -13,11 +13,11 @@ from bot.face import embeds
 from bot.store import GameRow, SeatRow
 from engine import Action, State, apply, new_game
 from engine.actions import Offer, Trade
-from engine.narrate import account
 from engine.simulate import Driver
 from engine.state import Standing, clone
 from fakediscord.limits import check_message
 from render.style import SEAT_COLOURS
+from words import account
 
 SEATS = [SeatRow(0, 111, "Ana"), SeatRow(1, 222, "Beto")]
 

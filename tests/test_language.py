@@ -16,7 +16,10 @@ from functools import cache
 import pytest
 
 from engine import available, load
-from engine.i18n import LANGUAGES, Name, catalogue, fill, gender_of, sentence
+from words import LANGUAGES, Catalogue, Name, fill, gender_of, sentence
+
+# Every text of every reader: the game's, the bot's, the pictures', the sandbox's.
+catalogue = Catalogue("bot", "render", "sandbox").texts
 
 FORMATTER = string.Formatter()
 
@@ -133,7 +136,7 @@ def base_key(key: str) -> str:
 def problems(lang: str, key: str, line: str) -> list[str]:
     key = base_key(key)
     if key.startswith(("event.", "error.")):
-        line = sentence(line)  # as `engine.narrate` tells them
+        line = sentence(line)  # as `words.narrate` tells them
     found = []
     if re.search(r"\{|\}", line):
         found.append("a placeholder left")
@@ -192,7 +195,7 @@ def test_spelling_rules_of_filled_texts() -> None:
 def test_monopolio_tells_of_houses_where_turista_tells_of_restaurants() -> None:
     """An edition's own words reach every sentence: the account of a move says what "Mis cosas" says."""
     import engine
-    from engine.narrate import describe
+    from words import describe
 
     built = {"code": "built", "seat": 0, "square": 1, "level": 1, "count": 1, "cost": 50}
     auction = {"code": "auction_opened", "item": "house", "square": 1, "minimum": 1}

@@ -17,7 +17,6 @@ from bot.league import COMPUTER_SKILLS, NEWCOMER, Placed, Skill
 from bot.league.rating import MODEL
 from devkit.synthetic import choose
 from engine.ai.levels import LEVELS
-from engine.rules import standings
 from engine.simulate import play
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,7 +123,7 @@ def test_a_game_ended_by_its_host_is_placed_as_things_stood() -> None:
     state.eliminated.append(1)
     assert not state.standings
     placing = league.placings(state)
-    assert placing == {s.seat: s.rank for s in standings(state, engine.load("mundial"))}
+    assert placing == {s.seat: s.rank for s in engine.standings(state)}
     assert placing[1] == 3
 
 

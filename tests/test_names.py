@@ -8,7 +8,9 @@ import unicodedata
 import pytest
 
 from bot.table.names import MAX_LENGTH, ZWSP, clean, inert, player_name, safe, unique
-from engine.i18n import LANGUAGES, catalogue, fill
+from words import LANGUAGES, Catalogue, fill
+
+EVERY_TEXT = Catalogue("bot", "render", "sandbox")  # the game's texts and every reader's own
 
 # What Discord would turn into a pill, a ping, a link or formatting in message text.
 MENTION = re.compile(r"<(@[!&]?|#|/[\w -]+:|t:|a?:\w+:)\d*")
@@ -138,7 +140,7 @@ def bold_marks(text: str) -> int:
 
 def wrapping_a_name() -> list[tuple[str, str, str]]:
     """(language, key, template) of every catalogue text that puts a name in bold."""
-    return [(lang, key, pattern) for lang in LANGUAGES for key, pattern in catalogue(lang).items()
+    return [(lang, key, pattern) for lang in LANGUAGES for key, pattern in EVERY_TEXT.texts(lang).items()
             if isinstance(pattern, str) and BOLD_NAME.search(pattern)]
 
 

@@ -18,7 +18,7 @@ from engine.edition import DATA_DIR
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
-CODE = ("engine", "render", "bot", "fakediscord")
+CODE = ("engine", "words", "render", "bot", "fakediscord")
 DEV_ONLY = ("devkit", "tests", "bench")  # what the tests and the benchmarks share stays out of the wheel
 
 
@@ -57,7 +57,7 @@ def test_every_data_file_matches_a_package_data_pattern() -> None:
 
 def test_data_is_found_through_the_package_from_any_folder(tmp_path: Path) -> None:
     assert (ROOT / "data").resolve() == DATA_DIR  # an editable install maps turista_data to data/
-    probe = "from engine import available; from engine.i18n import catalogue; print(available(), len(catalogue('en')))"
+    probe = "from engine import available; from words import GAME; print(available(), len(GAME.texts('en')))"
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "['monopolio', 'mundial', 'turismundo']" in done.stdout
@@ -78,3 +78,33 @@ def test_the_build_backend_refuses_an_older_python_at_once() -> None:
         backend.refuse_older_python((3, 10, 13, "final", 0))
     assert str(refused.value).startswith("Turista needs Python 3.11 or newer, and this is Python 3.10.13 (")
     assert "python3.11 -m venv .venv" in str(refused.value)
+
+
+def _backend():  # noqa: ANN202 (the build backend, loaded from its file as pip loads it)
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("turista_backend", ROOT / ".build" / "backend.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_server_install_compiles_the_engine_where_it_can_and_a_developer_install_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    backend = _backend()
+    monkeypatch.delenv("TURISTA_COMPILE", raising=False)
+    for compiler in (True, False):
+        monkeypatch.setattr(backend, "can_compile", lambda compiler=compiler: compiler)
+        assert backend.plan(editable=False) == ("try" if compiler else "no")  # pip install .
+        assert backend.plan(editable=True) == "no"  # pip install -e .
+        monkeypatch.setenv("TURISTA_COMPILE", "1")
+        assert backend.plan(editable=False) == backend.plan(editable=True) == "required"
+        monkeypatch.setenv("TURISTA_COMPILE", "0")
+        assert backend.plan(editable=False) == backend.plan(editable=True) == "no"
+        monkeypatch.delenv("TURISTA_COMPILE")
+    # Only a build that compiles fetches the compiler.
+    listed = backend._requires(lambda settings: ["setuptools"], False, None)
+    assert listed == ["setuptools", *(backend.COMPILER if backend.plan(False) != "no" else [])]
+

@@ -32,7 +32,7 @@ def random_trade(st: State, seat: int, rnd: random.Random) -> Trade | None:
         return Offer(titles=some_titles(owner), cash=cash, cards=cards)
 
     trade = Trade(proposer=seat, target=target, give=offer(seat), take=offer(target))
-    return trade if refusal(st, ed, Action(kind="propose_trade", seat=seat, trade=trade)) is None else None
+    return trade if refusal(st, Action(kind="propose_trade", seat=seat, trade=trade)) is None else None
 
 
 # How often each kind is drawn: enough buying and building to reach hotels, debts and bankruptcies, and

@@ -424,9 +424,9 @@ def test_wrap_is_the_greedy_word_wrap() -> None:
     """`draw.wrap` finds each line's words by halving; the lines are those of wrapping word by word (each
     word onto the line while the line fits), for every sentence the news box told in a game, in both
     languages and at several widths, and None when a word alone is too wide."""
-    from engine.narrate import describe
     from render.draw import wrap
     from render.fonts import font
+    from words import describe
 
     def word_by_word(text: str, f, width: int) -> list[str] | None:  # type: ignore[no-untyped-def]
         lines: list[str] = []

@@ -1,5 +1,5 @@
-"""The random generator: SplitMix64, and its form on limbs of 22, 22 and 20 bits that the compiled engine
-uses, give the same numbers (a game replays the same compiled or not)."""
+"""The random generator is SplitMix64 for every seed and counter, compiled or not (a game replays the same
+either way: CI runs these tests on the compiled engine too)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine import rng
+from engine import IllegalAction, new_game, rng
 
 
 def test_draw_is_splitmix64() -> None:
@@ -15,27 +15,43 @@ def test_draw_is_splitmix64() -> None:
     assert [rng.draw(0, n) for n in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
 
 
-def test_limbs_give_the_same_numbers_as_draw() -> None:
+def reference(seed: int, counter: int) -> int:
+    """SplitMix64 as Vigna writes it, on unsigned 64-bit words."""
+    mask = (1 << 64) - 1
+    z = (seed + (counter + 1) * 0x9E3779B97F4A7C15) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
+def test_every_seed_and_counter_gives_the_reference_numbers() -> None:
     r = random.Random(17)
-    seeds = [0, 1, 7, (1 << 62) - 1, 1 << 62, (1 << 63) - 1, (1 << 64) - 1, -1, -(1 << 63)]
-    seeds += [r.getrandbits(63) for _ in range(300)] + [r.randrange(-(1 << 63), 1 << 64) for _ in range(100)]
-    counters = [0, 1, 2, (1 << 31) - 1, (1 << 32) - 1, 1 << 32, (1 << 40) + 3, (1 << 48) - 1, 1 << 48, (1 << 63) + 5]
+    seeds = [0, 1, 7, (1 << 62) - 1, 1 << 62, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, 1 << 64, -1, -(1 << 63)]
+    seeds += [r.getrandbits(63) for _ in range(300)] + [r.randrange(-(1 << 65), 1 << 66) for _ in range(100)]
+    counters = [0, 1, 2, (1 << 31) - 1, (1 << 32) - 1, 1 << 32, (1 << 40) + 3, (1 << 48) - 1, 1 << 48, (1 << 62) - 2]
     counters += [r.randrange(100_000) for _ in range(30)]
     for seed in seeds:
         for counter in counters:
-            a2, a1, a0 = rng.limbs(seed, counter)
-            assert a2 < 1 << 20 and a1 < 1 << 22 and a0 < 1 << 22
-            assert a2 << 44 | a1 << 22 | a0 == rng.draw(seed, counter), (seed, counter)
+            assert rng.draw(seed, counter) == reference(seed, counter), (seed, counter)
+            if -(1 << 63) <= seed < 1 << 63:  # a game's seed (engine.rules.new_game)
+                for n in (1, 6, 8, 40, 1000, (1 << 31) - 1):
+                    assert rng.below(seed, counter, n) == reference(seed, counter) % n, (seed, counter, n)
 
 
-@pytest.mark.parametrize("native", [False, True])
-def test_below_is_the_draw_modulo_n(monkeypatch: pytest.MonkeyPatch, native: bool) -> None:
-    # In Python the flag picks the form; compiled, the form is fixed at the build and the flag is ignored.
-    monkeypatch.setattr(rng, "NATIVE", native)
+def test_below_is_the_draw_modulo_n() -> None:
     r = random.Random(3)
     for _ in range(3000):
         seed, counter, n = r.getrandbits(63), r.randrange(10**6), r.randrange(1, 60)
         assert rng.below(seed, counter, n) == rng.draw(seed, counter) % n
+
+
+def test_a_game_needs_a_seed_of_64_bits() -> None:
+    new_game("turismundo", ["Ana", "Beto"], seed=-(1 << 63))
+    new_game("turismundo", ["Ana", "Beto"], seed=(1 << 63) - 1)
+    for seed in (1 << 63, -(1 << 63) - 1):
+        with pytest.raises(IllegalAction) as refused:
+            new_game("turismundo", ["Ana", "Beto"], seed=seed)
+        assert refused.value.code == "bad_seed"
 
 
 def test_shuffle_is_a_permutation_and_replays() -> None:

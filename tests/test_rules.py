@@ -480,13 +480,12 @@ def test_no_gifts_between_players(edition: str) -> None:
     # Rules 000: "Ningún jugador puede pedir prestado o prestar a otro"; 001: lending money or properties is
     # forbidden; 002: players sell, exchange or buy properties.
     st = own(game(edition), 0, 9)
-    ed = load(edition)
     for trade in (
         Trade(proposer=0, target=1, give=Offer(titles=(9,))),
         Trade(proposer=0, target=1, give=Offer(cash=100)),
         Trade(proposer=0, target=1, take=Offer(cash=100)),
     ):
-        assert refusal(st, ed, Action(kind="propose_trade", seat=0, trade=trade)) == ("trade_is_a_gift", {})
+        assert refusal(st, Action(kind="propose_trade", seat=0, trade=trade)) == ("trade_is_a_gift", {})
 
 
 def test_no_loans_between_players_cash_for_cash() -> None:
@@ -1229,11 +1228,10 @@ def test_legal_kinds_are_the_kinds_of_the_legal_actions(edition: str) -> None:
 @pytest.mark.parametrize("edition", ["turismundo", "mundial", "monopolio"])
 def test_legal_actions_hold_every_title_action_the_rules_accept(edition: str) -> None:
     """`legal_actions` leaves out the title actions a title's own state rules out: never one the rules take."""
-    from engine import apply_inplace, clone, load
+    from engine import apply_inplace, clone
     from engine.board import BOARD_SIZE
     from render.sample import play, simple_choice
 
-    ed = load(edition)
     kinds = ("build", "sell", "mortgage", "unmortgage", "sell_title", "title_to_bank")
     first, steps = play(edition, seed=3, turns=10_000, choose=simple_choice)
     st = clone(first)
@@ -1245,7 +1243,7 @@ def test_legal_actions_hold_every_title_action_the_rules_accept(edition: str) ->
             for square in range(BOARD_SIZE):
                 for kind in kinds:
                     candidate = Action(kind=kind, seat=seat, square=square)
-                    if refusal(st, ed, candidate) is None:
+                    if refusal(st, candidate) is None:
                         seen.add(kind)
                         assert candidate in listed, (st.version, candidate)
     assert {"build", "mortgage", "unmortgage"} <= seen  # the games did reach those decisions

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.face.i18n import BOT
 from bot.sandbox.commands import INTEGER, STRING, Refusal, fold, pick, resolve, starts_a_word, typed_options
 from bot.sandbox.inputs import Press, Slash, Verb, parse
 from bot.sandbox.printer import Printer
 from bot.sandbox.table import session_folder
 from bot.store import Store
-from engine.i18n import catalogue
 from fakediscord import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser
 
 SCRIPT = Path(__file__).parent / "data" / "sandbox-short.txt"
@@ -324,7 +324,7 @@ def test_quitting_is_only_slash_quit_and_every_button_label_is_a_press() -> None
     assert parse("ver") == Verb("look") and parse("espera 2") == Verb("wait", "2")
     assert parse("ver tablero") == Press("ver tablero")
     for lang in ("es", "en"):
-        labels = [v for k, v in catalogue(lang).items() if k.startswith("bot.button.")]
+        labels = [v for k, v in BOT.texts(lang).items() if k.startswith("bot.button.")]
         assert labels
         for label in labels:
             assert parse(label) == Press(label), (lang, label)

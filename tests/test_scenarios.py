@@ -27,8 +27,7 @@ from engine import (
     load,
     new_game,
 )
-from engine.i18n import catalogue
-from engine.narrate import SILENT_TRANSFERS, describe
+from words import GAME, SILENT_TRANSFERS, describe
 
 EDITIONS = ("turismundo", "mundial", "monopolio")
 
@@ -706,7 +705,7 @@ def emitted_codes() -> set[str]:
 def test_every_event_code_and_transfer_reason_has_a_text(lang: str) -> None:
     found = emitted_codes()
     assert {"event.rolled", "event.transfer.rent", "event.left_jail.doubles"} <= found
-    missing = sorted(k for k in found if k not in catalogue(lang) and k.split(".")[1] not in SILENT_CODES)
+    missing = sorted(k for k in found if k not in GAME.texts(lang) and k.split(".")[1] not in SILENT_CODES)
     assert not missing
 
 
@@ -731,7 +730,7 @@ def test_every_event_of_random_games_reads_well_in_both_languages(edition: str) 
 
 
 def test_money_is_written_the_mexican_way() -> None:
-    from engine.i18n import money
+    from words import money
 
     assert money(150000) == "$150,000" and money(-2500) == "-$2,500" and money(0) == "$0"
     st = game("mundial")
@@ -748,7 +747,7 @@ def test_every_refusal_code_has_a_text(lang: str) -> None:
     # What blocks building or selling is told by board.py's blockers.
     found |= set(re.findall(r'return "(\w+)"\n', (ENGINE / "board.py").read_text(encoding="utf-8")))
     assert {"not_your_turn", "bid_too_low", "build_evenly", "no_buildings"} <= found
-    assert not sorted(code for code in found if f"error.{code}" not in catalogue(lang))
+    assert not sorted(code for code in found if f"error.{code}" not in GAME.texts(lang))
 
 
 def test_apply_accepts_or_refuses_with_a_code_whatever_it_is_sent() -> None:
@@ -778,6 +777,6 @@ def test_apply_accepts_or_refuses_with_a_code_whatever_it_is_sent() -> None:
                 try:
                     new, events = apply(st, action)
                 except IllegalAction as err:
-                    assert err.code and f"error.{err.code}" in catalogue("es")
+                    assert err.code and f"error.{err.code}" in GAME.texts("es")
                     continue
                 check_step(st, new, events)

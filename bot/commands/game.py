@@ -17,7 +17,7 @@ from bot.face.texts import cash
 from bot.handlers import trades
 from bot.handlers.acting import MAX_AMOUNT, channel_session, confirm_bankrupt, perform
 from engine import Action, legal_actions
-from engine.narrate import square_name
+from words import square_name
 
 Handler = Callable[..., Coroutine[Any, Any, None]]
 PLAY_COMMANDS: list[app_commands.Command] = []

@@ -10,9 +10,8 @@ from collections.abc import Callable
 
 import discord
 
-from bot.face.i18n import lang_of
+from bot.face.i18n import BOT, lang_of
 from bot.face.replies import refuse
-from engine.i18n import catalogue
 
 
 async def within(interaction: discord.Interaction, option: str, value: object, low: int, high: int,
@@ -22,6 +21,6 @@ async def within(interaction: discord.Interaction, option: str, value: object, l
     if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
         return True
     # The option as the person sees it in their client: the localised name, else the registered one.
-    name = catalogue(lang_of(interaction)).get(f"bot.cmd.opt.{option}.name") or option
+    name = BOT.texts(lang_of(interaction)).get(f"bot.cmd.opt.{option}.name") or option
     await refuse(interaction, "bad_option", {"option": name, "low": shown(low), "high": shown(high)})
     return False

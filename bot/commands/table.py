@@ -14,9 +14,8 @@ from bot.face.texts import cash
 from bot.handlers import lobby
 from bot.handlers.acting import channel_session
 from bot.table.settings import DEFAULT_TURN_TIMEOUT, TIME_LIMITS, TURN_TIMEOUTS, TableSettings
-from engine import available
-from engine.ai.levels import DEFAULT_LEVEL
-from engine.ai.levels import LEVELS as COMPUTER_LEVELS
+from engine import DEFAULT_LEVEL, available
+from engine import LEVELS as COMPUTER_LEVELS
 
 turista = app_commands.Group(name=ls("turista", "turista.name"),
                              description=ls("Play Turista Mundial in this channel", "turista.desc"), guild_only=True)

@@ -6,17 +6,14 @@ import unicodedata
 
 from bot.face.i18n import t
 from bot.face.texts import cash, seat_label
-from engine import State, edition_of, load
-from engine.board import net_worth, rent, titles_of
-from engine.edition import TITLE_KINDS
-from engine.i18n import LANGUAGES, text
-from engine.narrate import jail_name, square_name
+from engine import TITLE_KINDS, State, edition_of, load, net_worth, rent, titles_of
+from words import LANGUAGES, jail_name, square_name, text
 
 
 def seat_status(state: State, seat: int, lang: str) -> str:
     person = state.seats[seat]
     ed = edition_of(state)
-    worth, _, _ = net_worth(state, ed, seat)
+    worth, _, _ = net_worth(state, seat)
     lines = [t(lang, "status.title", seat=seat_label(state, seat)),
              t(lang, "status.cash", cash=cash(state, person.cash), worth=cash(state, worth)),
              t(lang, "status.position", square=square_name(state.edition, person.pos, lang))]
@@ -53,7 +50,7 @@ def overview(state: State, lang: str) -> str:
         if person.out:
             lines.append(t(lang, "status.overview_out", seat=label))
             continue
-        worth, _, _ = net_worth(state, ed, seat)
+        worth, _, _ = net_worth(state, seat)
         row = t(lang, "status.overview_row", seat=label, cash=cash(state, person.cash), worth=cash(state, worth),
                 count=len(titles_of(state, seat)), square=square_name(state.edition, person.pos, lang))
         if person.jailed:
@@ -128,7 +125,7 @@ def deed_text(edition: str, square: int, state: State | None, lang: str) -> str:
             if state.mortgaged[square]:
                 lines.append(t(lang, "deed.is_mortgaged", square=square_name(edition, square, lang)))
             else:
-                lines.append(t(lang, "deed.rent_now", rent=money(rent(state, ed, square, 7))))
+                lines.append(t(lang, "deed.rent_now", rent=money(rent(state, square, 7))))
         else:
             lines.append(t(lang, "deed.bank"))
     return "\n".join(lines)

@@ -13,12 +13,19 @@ from bot.face.menus import MENU_KINDS
 from bot.face.texts import cash
 from bot.store import GameRow
 from bot.table.settings import ENDINGS, TIME_LIMITS, TOGGLES, TURN_TIMEOUTS, TableSettings
-from engine import State, available, board, edition_of, legal_actions, legal_kinds, load
-from engine.actions import KINDS
-from engine.ai.levels import LEVELS as COMPUTER_LEVELS
-from engine.i18n import text
-from engine.legal import unmortgage_cost
-from engine.narrate import square_name
+from engine import (
+    KINDS,
+    State,
+    available,
+    edition_of,
+    legal_actions,
+    legal_kinds,
+    load,
+    rules_in_force,
+    unmortgage_cost,
+)
+from engine import LEVELS as COMPUTER_LEVELS
+from words import square_name, text
 
 Style = discord.ButtonStyle
 # What the table's lower rows offer whoever may do it: a menu of each of these kinds, and a trade proposal.
@@ -119,7 +126,7 @@ def table_view(game: int, state: State, lang: str) -> components.Rows | None:
             price = ed.squares[seat.pos].price
             first.append(components.button_json(game, v, "buy", t(lang, "button.buy", price=cash(state, price)),
                                         style=Style.success, emoji="🛒", row=0, disabled="buy" not in current))
-            label = "button.decline_auction" if board.rules(state, ed).auction_on_decline else "button.decline"
+            label = "button.decline_auction" if rules_in_force(state).auction_on_decline else "button.decline"
             first.append(components.button_json(game, v, "decline", t(lang, label), emoji="🔨", row=0))
         if "pay_fine" in current:
             fine = cash(state, ed.economy.jail_fine)
@@ -149,11 +156,10 @@ def _lift_buttons(game: int, state: State, lang: str) -> list[dict]:
         return []
     mine = legal_actions(state, creditor)
     lifts = [a.square for a in mine if a.kind == "unmortgage" and a.square in state.lift.squares]
-    ed = edition_of(state)
     items: list[dict] = []
     for square in lifts[:LIFT_BUTTONS]:
         label = t(lang, "button.lift", square=square_name(state.edition, square, lang),
-                  cost=cash(state, unmortgage_cost(state, ed, square)))
+                  cost=cash(state, unmortgage_cost(state, square)))
         items.append(components.button_json(game, state.version, "lift", label, arg=square, style=Style.primary,
                                             emoji="🔓",
                                     row=0))

@@ -21,11 +21,9 @@ from bot.face import texts
 from bot.face.i18n import t
 from bot.store import GameRow, SeatRow
 from bot.table.settings import MAX_SEATS, TableSettings
-from engine import State, edition_of
-from engine.i18n import text
-from engine.narrate import TOLD_FROM_STATE, account, describe, in_order, square_name
-from engine.state import Standing
+from engine import Standing, State, edition_of
 from render.style import SEAT_COLOURS
+from words import TOLD_FROM_STATE, account, describe, in_order, square_name, text
 
 TITLE_MAX = 256
 DESCRIPTION_MAX = 4096

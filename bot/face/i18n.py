@@ -5,12 +5,15 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from engine.i18n import DEFAULT_LANGUAGE, catalogue, language_of, text
+from words import DEFAULT_LANGUAGE, Catalogue, language_of
+
+# The bot's catalogue: the game's texts and its own (data/i18n/<lang>/bot.toml).
+BOT = Catalogue("bot")
 
 
 def t(lang: str, key: str, *, variant: str | None = None, **params: object) -> str:
     """The bot text `bot.<key>` in `lang`; `variant` (an edition id) picks that edition's own wording."""
-    return text(lang, f"bot.{key}", variant=variant, **params)
+    return BOT.text(lang, f"bot.{key}", variant=variant, **params)
 
 
 def lang_of(interaction: discord.Interaction) -> str:
@@ -34,10 +37,10 @@ class CatalogueTranslator(app_commands.Translator):
         lang = code.split("-")[0]
         if key is None or lang not in ("es", "en"):
             return None
-        found = catalogue(lang).get(f"bot.cmd.{key}")
+        found = BOT.texts(lang).get(f"bot.cmd.{key}")
         if found is None and lang == DEFAULT_LANGUAGE:
             return None
         return found
 
 
-__all__ = ["CatalogueTranslator", "lang_of", "ls", "t"]
+__all__ = ["BOT", "CatalogueTranslator", "lang_of", "ls", "t"]

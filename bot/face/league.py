@@ -18,10 +18,10 @@ from bot.face.i18n import t
 from bot.league import PROVISIONAL_GAMES, shown_name
 from bot.store import GameRow, GameSummary, PersonalData, PlacedPlayer, Profile, Ranking, RatingChange
 from engine import State
-from engine.i18n import text
 from render import BestGame, ProfileCard, RankingRow, ranking_lines
 from render.ranking import trend_text
 from render.texts import rating_text, short_edition
+from words import text
 
 PROFILE = "profile.png"
 REPLAY = "replay.gif"

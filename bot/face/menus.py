@@ -8,10 +8,18 @@ from bot.face import components
 from bot.face.i18n import t
 from bot.face.texts import cash
 from bot.table.plans import even_builds
-from engine import Action, State, board, edition_of, legal_actions
-from engine.i18n import text
-from engine.legal import refusal, unmortgage_cost
-from engine.narrate import square_name
+from engine import (
+    Action,
+    State,
+    building_cost,
+    edition_of,
+    legal_actions,
+    refusal,
+    title_to_bank_value,
+    title_value,
+    unmortgage_cost,
+)
+from words import square_name, text
 
 MENU_KINDS = ("build", "sell", "mortgage", "unmortgage", "sell_title", "take_loan", "title_to_bank")
 
@@ -58,7 +66,7 @@ def no_menu_reason(state: State, seat: int, kind: str, lang: str) -> str:
     if kind == "take_loan":
         ed = edition_of(state)
         for block in ed.economy.club_loans:
-            why = refusal(state, ed, Action(kind="take_loan", seat=seat, block=block))
+            why = refusal(state, Action(kind="take_loan", seat=seat, block=block))
             if why is not None and why[0] in ("loans_off", "not_a_member", "in_debt"):
                 return text(lang, f"error.{why[0]}", variant=state.edition, **why[1])
     return t(lang, f"menu.none.{kind}")
@@ -69,14 +77,14 @@ def menu_hint(state: State, kind: str, square: int, lang: str) -> str:
     sq = ed.squares[square]
     level = state.level[square]
     if kind == "build":
-        return t(lang, "menu.hint.build", cost=cash(state, board.building_cost(sq, level + 1)), level=level)
+        return t(lang, "menu.hint.build", cost=cash(state, building_cost(sq, level + 1)), level=level)
     if kind == "sell":
         value = (sq.hotel_cost if level == 5 else sq.house_cost) // 2
         return t(lang, "menu.hint.sell", value=cash(state, value), level=level)
     if kind == "mortgage":
         return t(lang, "menu.hint.mortgage", value=cash(state, sq.mortgage))
     if kind == "unmortgage":
-        return t(lang, "menu.hint.unmortgage", cost=cash(state, unmortgage_cost(state, ed, square)))
+        return t(lang, "menu.hint.unmortgage", cost=cash(state, unmortgage_cost(state, square)))
     if kind == "title_to_bank":
-        return t(lang, "menu.hint.title_to_bank", value=cash(state, board.title_to_bank_value(state, ed, square)))
-    return t(lang, "menu.hint.sell_title", value=cash(state, board.title_value(state, ed, square)))
+        return t(lang, "menu.hint.title_to_bank", value=cash(state, title_to_bank_value(state, square)))
+    return t(lang, "menu.hint.sell_title", value=cash(state, title_value(state, square)))

@@ -35,8 +35,7 @@ from bot.store import StoreError
 from bot.table.book import Book
 from bot.table.face import Notice, NotShown, Table
 from bot.table.storage import Storage
-from engine import edition_of
-from engine.rules import standings
+from engine import standings
 
 log = logging.getLogger("turista.game")
 T = TypeVar("T")
@@ -148,7 +147,7 @@ class Publisher:
                 with contextlib.suppress(*PUBLISH_ERRORS):
                     await adapter.edit_message(self.client, row.channel_id, row.message_id, {"view": None})
         st = table.state
-        await self._announce(table, t(table.lang, "over.ended", who=ended_by), standings(st, edition_of(st)))
+        await self._announce(table, t(table.lang, "over.ended", who=ended_by), standings(st))
         self._in_lobby(table, threads.result(table, ended_by), final=True)
 
     async def close(self) -> None:

@@ -12,7 +12,7 @@ import discord
 from bot.face import adapter, components
 from bot.face.i18n import lang_of, t
 from engine import IllegalAction, State
-from engine.narrate import explain
+from words import explain
 
 log = logging.getLogger(__name__)
 

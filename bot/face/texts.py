@@ -6,10 +6,9 @@ from __future__ import annotations
 from bot.face.i18n import t
 from bot.store import SeatRow
 from bot.table.settings import TOGGLES, TableSettings
-from engine import State, board, edition_of, load
-from engine.i18n import money, text
-from engine.narrate import jail_name, square_name
-from engine.narrate import offer_text as narrate_offer
+from engine import State, edition_of, load, raisable
+from words import jail_name, money, square_name, text
+from words import offer_text as narrate_offer
 
 
 def cash(state: State | str, amount: int) -> str:
@@ -60,10 +59,10 @@ def prompt(state: State, seats: list[SeatRow], lang: str) -> str:
         creditor = text(lang, "event.party.bank") if debt.creditor < 0 else state.seats[debt.creditor].name
         # How much selling and mortgaging can still bring: bankruptcy only when it cannot cover the debt.
         short = sum(d.amount for d in state.debts if d.debtor == debt.debtor) - state.seats[debt.debtor].cash
-        raisable = board.raisable(state, edition_of(state), debt.debtor)
-        return t(lang, "table.debt" if raisable >= short else "table.debt_short",
+        can_raise = raisable(state, debt.debtor)
+        return t(lang, "table.debt" if can_raise >= short else "table.debt_short",
                  who=mention(seats, debt.debtor) or seat_label(state, debt.debtor), amount=cash(state, debt.amount),
-                 creditor=creditor, cash=cash(state, state.seats[debt.debtor].cash), raisable=cash(state, raisable))
+                 creditor=creditor, cash=cash(state, state.seats[debt.debtor].cash), raisable=cash(state, can_raise))
     if state.lift is not None:
         seat = state.lift.seat
         if state.seats[seat].computer:

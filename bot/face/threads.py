@@ -15,8 +15,7 @@ from bot.store import GameRow, StoreError
 from bot.table.face import Table
 from bot.table.settings import TableSettings
 from bot.table.storage import Storage
-from engine import State, edition_of
-from engine.rules import standings
+from engine import State, standings
 
 log = logging.getLogger("turista.game")
 ARCHIVE_MINUTES = 10080  # a week: a game paused over a few days keeps its thread in the list
@@ -59,7 +58,7 @@ def _with_why(table: Table, line: str) -> str:
 
 
 def leader(st: State) -> tuple[str, str]:
-    first = standings(st, edition_of(st))[0]
+    first = standings(st)[0]
     return seat_label(st, first.seat), cash(st, first.net_worth)
 
 

@@ -9,11 +9,8 @@ from bot.face import components, ids
 from bot.face.i18n import t
 from bot.face.texts import offer_text, seat_label
 from bot.table.draft import Draft
-from engine import IllegalAction, State, edition_of
-from engine.board import titles_of
-from engine.i18n import text
-from engine.legal import trade_refusal
-from engine.narrate import explain, square_name
+from engine import IllegalAction, State, titles_of, trade_refusal
+from words import explain, square_name, text
 
 BUILDER = 0  # the version of every builder component
 
@@ -32,7 +29,7 @@ def builder(game: int, st: State, seat: int, draft: Draft, lang: str) -> tuple[s
         t(lang, "trade.builder_hint"),
     ]
     # Gifts and loans between players are against the rules: say so while the offer is put together.
-    why = trade_refusal(st, edition_of(st), draft.trade(st, seat))
+    why = trade_refusal(st, draft.trade(st, seat))
     if why is not None and why[0] in ("trade_is_a_gift", "trade_is_a_loan") and not draft.empty():
         lines.append("⚠️ " + explain(IllegalAction(why[0], **why[1]), st, lang))
     items: list[discord.ui.Item] = []

@@ -23,8 +23,7 @@ from bot.table import names
 from bot.table.lobby import Refusal
 from bot.table.session import Session
 from engine import Action, State
-from engine.i18n import text
-from engine.narrate import account
+from words import account, text
 
 ActionFor = Callable[[int], Action]
 MAX_AMOUNT = 10**9  # the most money anyone may bid or offer: far above any edition's bank

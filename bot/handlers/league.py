@@ -23,7 +23,7 @@ from bot.handlers.acting import player_name, values
 from bot.handlers.registry import Click, number, one_of, verb
 from bot.store import NoSuchGame, StoreError
 from engine import available
-from engine.i18n import text
+from words import text
 
 log = logging.getLogger("turista.league")
 PROGRESS_EVERY = 3.0  # seconds between two edits of a replay's answer while it is drawn (a timer: tests shrink it)

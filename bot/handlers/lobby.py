@@ -23,7 +23,7 @@ from bot.handlers.registry import Click, one_of, verb
 from bot.store import GameRow, NoSuchGame
 from bot.table.lobby import Actor, Refusal, check, may_manage
 from bot.table.settings import SETTING_KINDS, NotOffered, TableSettings
-from engine.ai.levels import DEFAULT_LEVEL, LEVELS
+from engine import DEFAULT_LEVEL, LEVELS
 
 log = logging.getLogger("turista.lobby")
 

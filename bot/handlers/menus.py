@@ -13,7 +13,7 @@ from bot.handlers.registry import Click, one_of, verb
 from bot.table.plans import even_builds
 from bot.table.session import Session
 from engine import Action
-from engine.narrate import account
+from words import account
 
 MAX_SQUARE = 999  # far above any board's squares
 

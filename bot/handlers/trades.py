@@ -15,9 +15,7 @@ from bot.handlers.acting import modal_fields, parse_amount, perform, seated, val
 from bot.handlers.registry import Click, number, verb
 from bot.table.draft import Draft
 from bot.table.session import Session
-from engine import Action, edition_of
-from engine.board import titles_of
-from engine.legal import trade_refusal, window_refusal
+from engine import Action, titles_of, trade_refusal, window_refusal
 
 MAX_SEAT = 16  # far above any table, so that a forged seat number is only ever a small one
 
@@ -57,7 +55,7 @@ async def start(interaction: discord.Interaction, session: Session, target_user:
     lang = lang_of(interaction)
     st = session.state
     assert st is not None
-    closed = window_refusal(st, edition_of(st), seat)
+    closed = window_refusal(st, seat)
     if closed is not None:
         # Said at once, before anyone puts an offer together that could not be sent.
         await refuse(interaction, closed[0], closed[1], st)
@@ -157,7 +155,7 @@ async def send(interaction: discord.Interaction, session: Session, target: int) 
     trade = draft.trade(st, seat)
     countering = st.trade is not None and st.trade.target == seat and st.trade.proposer == target
     if countering:
-        why = trade_refusal(st, edition_of(st), trade)
+        why = trade_refusal(st, trade)
         if why is not None:
             await refuse(interaction, why[0], why[1], st)
             return

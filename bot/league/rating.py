@@ -21,7 +21,7 @@ from typing import Final
 
 from openskill.models import PlackettLuce
 
-from engine.ai.levels import DEFAULT_LEVEL
+from engine import DEFAULT_LEVEL
 
 # openskill's defaults: mu 25, sigma 25/3, beta 25/6 (the spread of one game's luck), tau 25/300 (added to
 # every sigma before a game, so a rating never freezes).

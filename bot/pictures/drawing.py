@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator
 import render
 from bot.pictures.kept import PaletteFolder
 from engine import available, from_json
-from engine.i18n import LANGUAGES
 from render.png import keep_palettes
+from words import LANGUAGES
 
 
 def worker_start(palettes: str | None) -> None:

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine import available
-from engine.i18n import text
 
 NAMES = ("Ana", "Beto", "Carla", "Diego", "Elena", "Fer")
 
@@ -62,7 +61,7 @@ def parse_args(argv: Sequence[str] | None, prog: str = "python -m bot sandbox") 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bot sandbox") -> int:
     args = parse_args(argv, prog)
-    from bot.sandbox.table import Sandbox
+    from bot.sandbox.table import SANDBOX, Sandbox
 
     try:
         sandbox = Sandbox(args, names=list(NAMES[: args.players]))
@@ -74,7 +73,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot sandbox")
     except KeyboardInterrupt:
         # Ctrl+C leaves at once, as /quit and Ctrl+D do (the bot was stopped on the way out).
         print()
-        print(text(args.lang, "sandbox.bye"), flush=True)
+        print(SANDBOX.text(args.lang, "sandbox.bye"), flush=True)
         return 130
 
 

@@ -18,9 +18,12 @@ from typing import IO, Any
 from bot.sandbox.commands import USER, Refusal, fold, pick, resolve, typed_options
 from bot.sandbox.inputs import BadLine, Choose, Press, Slash, Switch, Verb, parse
 from bot.sandbox.printer import BOARD_PICTURE, Control, Printer, owner_of
-from engine.i18n import text
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.replies import DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, MODAL, Reply
+from words import Catalogue
+
+# The sandbox's catalogue: the game's texts and its own (data/i18n/<lang>/sandbox.toml).
+SANDBOX = Catalogue("sandbox")
 
 # What the fake driver raises when a click or a command could not be sent (a message changed in between).
 DRIVER_ERRORS = (LookupError, ValueError, TypeError, PermissionError)
@@ -53,7 +56,7 @@ class Sandbox:
         return self.fake.messages(self.channel, include_ephemeral=False, threads=True)
 
     def text(self, key: str, **params: object) -> str:
-        return text(self.lang, f"sandbox.{key}", **params)
+        return SANDBOX.text(self.lang, f"sandbox.{key}", **params)
 
     # -- the session ------------------------------------------------------------------------------------
     async def run(self) -> int:

@@ -22,7 +22,7 @@ from bot.store.rows import (
     RatingPoint,
     TitleCount,
 )
-from engine.rules import standings
+from engine import standings
 
 
 def _season_or_current(tx: Tx, guild_id: int, season: int | None) -> int:
@@ -205,7 +205,7 @@ def last_games(tx: Tx, guild_id: int, limit: int, user_id: int | None) -> list[G
                     for rank, seat, uid, name, computer, worth, out in results[gid]]  # fmt: skip
         else:  # ended by the host: the standings as they stood, as its end message showed them
             rows = []
-            for st in state.standings or standings(state, engine.load(state.edition)):
+            for st in state.standings or standings(state):
                 uid, name, computer = seats[gid].get(st.seat, (None, state.seats[st.seat].name, ""))
                 rows.append((st.rank, st.seat, uid, name, computer, st.net_worth, st.out))
         players = []

@@ -3,16 +3,15 @@ engine so that only what it accepts is offered."""
 
 from __future__ import annotations
 
-from engine import HOTEL, Action, State, board, edition_of, legal_actions
-from engine.legal import refusal
-from engine.rules import apply as engine_apply
+from engine import HOTEL, Action, State, edition_of, legal_actions, refusal, rules_in_force
+from engine import apply as engine_apply
 
 
 def even_builds(state: State, seat: int) -> list[tuple[str, int, list[Action], int]]:
     """Whole blocks `seat` can bring up to the same level now, two buildings or more at once: (block, level,
     the actions that do it, their cost). Each plan is tried on the engine, so only what it accepts is offered."""
     ed = edition_of(state)
-    even = board.rules(state, ed).even_building
+    even = rules_in_force(state).even_building
     blocks = dict.fromkeys(ed.squares[a.square].block for a in legal_actions(state, seat) if a.kind == "build")
     found = []
     for block in blocks:
@@ -29,7 +28,7 @@ def even_builds(state: State, seat: int) -> list[tuple[str, int, list[Action], i
                     action = Action(kind="build", seat=seat, square=first, count=count)
                 else:
                     action = Action(kind="build", seat=seat, square=short[0], count=level - after.level[short[0]])
-                if refusal(after, ed, action) is not None:
+                if refusal(after, action) is not None:
                     break
                 after, _ = engine_apply(after, action)
                 plan.append(action)

@@ -24,7 +24,7 @@ from bot.table.draft import Draft
 from bot.table.face import Face, Notice, NotShown, Table
 from bot.table.settings import TableSettings
 from bot.table.storage import Storage
-from engine import SYSTEM, Action, IllegalAction, State, edition_of, refusal
+from engine import SYSTEM, Action, IllegalAction, State, refusal
 from engine import apply as engine_apply
 
 log = logging.getLogger("turista.game")
@@ -118,7 +118,7 @@ class Session:
             return "no_game", {}
         if version is not None and version != st.version:
             return "outdated", {}
-        return refusal(st, edition_of(st), action)
+        return refusal(st, action)
 
     async def act(self, action: Action, actor: int | None, click: object | None = None, *,
                   before: list[dict] | None = None, hold: bool = False) -> list[dict]:
@@ -294,14 +294,13 @@ class Session:
             if st.trade is not None and st.trade.proposer == seat:
                 continue  # its offer waits for the partner's answer; ending the turn now would cancel it
             level = self.plays_itself(seat) or "normal"
-            for pick in (computers.choose, computers.fallback):
-                try:
-                    action = pick(st, seat, level)
-                except Exception:  # a faulty computer player must not stop the table
-                    log.exception("game %d: computer player failed for seat %d", self.gid, seat)
-                    action = None
-                if action is not None and action.seat == seat and self.check(action) is None:
-                    return action
+            try:
+                action = computers.choose(st, seat, level)
+            except Exception:  # a faulty computer player must not stop the table
+                log.exception("game %d: computer player failed for seat %d", self.gid, seat)
+                action = None
+            if action is not None and action.seat == seat and self.check(action) is None:
+                return action
         return None
 
     def kick_computers(self) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import engine
 from bot.league import HOUSE_RULES
 from bot.store import engine_settings
-from engine.rulebook import HOUSE_SWITCHES, settle
+from engine import HOUSE_SWITCHES, settle
 
 MAX_SEATS = 6
 TIME_LIMITS = (0, 30, 45, 60, 90, 120, 180)  # minutes

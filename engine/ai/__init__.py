@@ -16,8 +16,8 @@ from __future__ import annotations
 from engine.actions import Action, Trade
 from engine.ai import buying, hard, money, trades
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS, Style, style_of
-from engine.ai.view import Reserve, Table, start_cash, table
-from engine.legal import legal_actions, refusal
+from engine.ai.view import Rents, Reserve, Table, start_cash, table
+from engine.legal import open_actions, refused
 from engine.state import Seat, State
 
 JAIL_POLICIES = ("short", "long")
@@ -33,7 +33,7 @@ _SAFE_KINDS = ("roll", "end_turn", "decline", "pass_bid", "reject_trade", "cance
 def choose(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "short") -> Action | None:
     """The move of computer player `seat` now, or None when the game waits for nothing from it."""
     action = plan(state, seat, level, jail)
-    if action is None or refusal(state, table(state.edition).ed, action) is None:
+    if action is None or refused(state, table(state.edition).ed, action) is None:
         return action
     return _safe(state, table(state.edition), seat)
 
@@ -41,11 +41,12 @@ def choose(state: State, seat: int, level: str = DEFAULT_LEVEL, jail: str = "sho
 class Look:
     """The fields of the state that every decision reads, each read once: compiled, a read of a field of the
     state is the costliest step of a decision. Valid until the state next changes; a loop that asks for
-    several moves of the same state (the simulator's) reads them once for all (`plan`'s `look`)."""
+    several moves of the same state (the simulator's) reads them once for all (`plan`'s `look`). `rents`: the
+    game's `Rents`, when the caller plays a whole game and keeps one."""
 
-    __slots__ = ("phase", "seats", "current", "debts", "auction", "trade", "lift")
+    __slots__ = ("phase", "seats", "current", "debts", "auction", "trade", "lift", "rents")
 
-    def __init__(self, st: State) -> None:
+    def __init__(self, st: State, rents: Rents | None = None) -> None:
         self.phase = st.phase
         self.seats = st.seats
         self.current = st.current
@@ -53,6 +54,7 @@ class Look:
         self.auction = st.auction
         self.trade = st.trade
         self.lift = st.lift
+        self.rents = rents
 
 
 def plan(
@@ -95,7 +97,7 @@ def plan(
         return None
     if lift is not None:
         if lift.seat == seat:
-            return money.lift_inherited(st, t, seat, style)
+            return money.lift_inherited(st, t, seat, style, look.rents)
         if trade is not None and trade.target == seat:
             return trades.answer(st, t, seat, style)
         return None
@@ -103,7 +105,7 @@ def plan(
         return trades.answer(st, t, seat, style)
     if auction is not None:
         if seat in auction.active:
-            return buying.bid_or_pass(st, t, seat, style, Reserve(st, t, seat, style))
+            return buying.bid_or_pass(st, t, seat, style, Reserve(st, t, seat, style, look.rents))
         return None
     if seat != current:
         return None
@@ -115,9 +117,9 @@ def plan(
     if phase == "customs":
         return Action(kind="roll", seat=seat)
     if phase == "buy":
-        return buying.buy_or_decline(st, t, seat, style, Reserve(st, t, seat, style))
+        return buying.buy_or_decline(st, t, seat, style, Reserve(st, t, seat, style, look.rents))
     if phase == "end":
-        return _end_of_turn(st, t, seat, style, me, trade)
+        return _end_of_turn(st, t, seat, style, me, trade, look.rents)
     return None
 
 
@@ -135,10 +137,13 @@ def _jail(st: State, t: Table, seat: int, jail: str) -> Action:
     return Action(kind="roll", seat=seat)
 
 
-def _end_of_turn(st: State, t: Table, seat: int, style: Style, me: Seat, trade: Trade | None) -> Action | None:
+def _end_of_turn(
+    st: State, t: Table, seat: int, style: Style, me: Seat, trade: Trade | None, rents: Rents | None
+) -> Action | None:
     """Before ending the turn: lift mortgages, build (borrowing from the club when that pays), propose a
     trade. While its own offer waits for an answer the seat waits too (None); the engine cancels an offer
-    still open when its proposer's turn ends. `me` and `trade`: the seat and the state's trade, at hand."""
+    still open when its proposer's turn ends. `me` and `trade`: the seat and the state's trade, at hand;
+    `rents`: the game's `Rents`, if kept."""
     if trade is not None and trade.proposer == seat:
         return None
     cash = me.cash
@@ -155,7 +160,7 @@ def _end_of_turn(st: State, t: Table, seat: int, style: Style, me: Seat, trade: 
     may_trade = trade is None and not ending and trades.may_propose(st, t, seat, style)
     loan_block = money.loan_block(st, t, seat, style) if may_borrow else ""
     if may_lift or may_build or loan_block or may_trade:
-        reserve = Reserve(st, t, seat, style).exact()
+        reserve = Reserve(st, t, seat, style, rents).exact()
         build_reserve = max(reserve, build_floor)
         action = (
             (money.unmortgage(st, t, seat, style, build_reserve) if may_lift else None)
@@ -169,7 +174,7 @@ def _end_of_turn(st: State, t: Table, seat: int, style: Style, me: Seat, trade: 
 
 
 def _safe(st: State, t: Table, seat: int) -> Action | None:
-    legal = legal_actions(st, t.ed, seat)
+    legal = open_actions(st, t.ed, seat)
     for kind in _SAFE_KINDS:
         for a in legal:
             if a.kind == kind:
@@ -177,4 +182,4 @@ def _safe(st: State, t: Table, seat: int) -> Action | None:
     return None
 
 
-__all__ = ["JAIL_POLICIES", "LEVELS", "Look", "choose", "plan"]
+__all__ = ["JAIL_POLICIES", "LEVELS", "Look", "Rents", "choose", "plan"]

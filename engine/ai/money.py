@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import board
 from engine.actions import Action
 from engine.ai.levels import Style
-from engine.ai.view import Reserve, Table, owns_all, start_cash
+from engine.ai.view import Rents, Reserve, Table, owns_all, start_cash
 from engine.legal import build_plan, unmortgage_cost
 from engine.state import HOTEL, State
 
@@ -20,7 +20,7 @@ def settle_debt(st: State, t: Table, seat: int) -> Action:
     """
     owed = sum(d.amount for d in st.debts if d.debtor == seat)
     cash = st.seats[seat].cash
-    if cash + board.raisable(st, t.ed, seat, enough=owed - cash) < owed:
+    if cash + board.raisable(st, seat, enough=owed - cash) < owed:
         return Action(kind="bankrupt", seat=seat)
     owner, level, mortgaged = st.owner, st.level, st.mortgaged
     lone: list[tuple[int, int]] = []
@@ -76,17 +76,18 @@ def _block_tops(t: Table, level: list[int]) -> list[int]:
     return tops
 
 
-def lift_inherited(st: State, t: Table, seat: int, style: Style) -> Action:
+def lift_inherited(st: State, t: Table, seat: int, style: Style, rents: Rents | None = None) -> Action:
     """A creditor's one chance to lift inherited mortgages for the mortgage alone: lift while the cash left
-    covers the worst rent on the board (titles of complete blocks first, dearest first), keep the rest."""
+    covers the worst rent on the board (titles of complete blocks first, dearest first), keep the rest.
+    `rents`: the game's `Rents`, if kept."""
     lift = st.lift
     assert lift is not None
     owner = st.owner
     cash = st.seats[seat].cash
-    keep = Reserve(st, t, seat, style).exact()
+    keep = Reserve(st, t, seat, style, rents).exact()
     best: tuple[int, int, int] | None = None
     for i in lift.squares:
-        cost = unmortgage_cost(st, t.ed, i)
+        cost = unmortgage_cost(st, i)
         if cash - cost < keep:
             continue
         members = t.members[i]
@@ -129,9 +130,12 @@ def cheapest_build(st: State, t: Table, seat: int, style: Style) -> int:
 
 
 def has_mortgaged(st: State, t: Table, seat: int) -> bool:
+    mortgaged = st.mortgaged
+    if True not in mortgaged:  # most of a game: nothing mortgaged anywhere, found by one scan in C
+        return False
     owner = st.owner
     # A plain loop over the mortgaged flags (only titles are ever mortgaged): faster than any() here.
-    for i, m in enumerate(st.mortgaged):  # noqa: SIM110
+    for i, m in enumerate(mortgaged):  # noqa: SIM110
         if m and owner[i] == seat:
             return True
     return False
@@ -259,7 +263,7 @@ def unmortgage(st: State, t: Table, seat: int, style: Style, reserve: int) -> Ac
     for i in t.titles:
         if owner[i] != seat or not mortgaged[i]:
             continue
-        cost = unmortgage_cost(st, t.ed, i)
+        cost = unmortgage_cost(st, i)
         if cash - cost < keep:
             continue
         members = t.members[i]

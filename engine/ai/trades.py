@@ -15,7 +15,7 @@ from engine.actions import Action, Offer, Trade
 from engine.ai.levels import LEVELS, Style, style_of
 from engine.ai.value import holdings_change
 from engine.ai.view import Table, owns_all, start_cash
-from engine.legal import trade_refusal, window_allows
+from engine.legal import trade_refused, window_allows
 from engine.state import BANK, State
 
 # Offers to a person are judged by the `normal` standard and made a little sweeter.
@@ -92,7 +92,7 @@ def acceptable(
 def answer(st: State, t: Table, seat: int, style: Style) -> Action:
     trade = st.trade
     assert trade is not None
-    ok = acceptable(st, t, trade, seat, style) and trade_refusal(st, t.ed, trade) is None
+    ok = acceptable(st, t, trade, seat, style) and trade_refused(st, t.ed, trade) is None
     # Paying cash must not leave the seat unable to meet an ordinary rent.
     if ok and trade.take.cash and st.seats[seat].cash - trade.take.cash < 0.1 * start_cash(st, t):
         ok = False
@@ -222,6 +222,6 @@ def _offers(
             continue
         if not acceptable(st, t, trade, partner, their_style, their_margin, deal=deal):
             continue
-        if trade_refusal(st, t.ed, trade) is None:
+        if trade_refused(st, t.ed, trade) is None:
             out.append((deal.title_gain(seat, style) - amount, trade))
     return out

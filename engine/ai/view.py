@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from engine import board
 from engine.edition import TITLE_KINDS, Edition, load
-from engine.state import BANK, Settings, State
+from engine.state import BANK, HOTEL, State
 
 if TYPE_CHECKING:
     from engine.ai.levels import Style
@@ -35,9 +36,9 @@ class Table:
         "utility_top",
         "unbuilt_rent_bound",
         "rent_bound",
+        "rent_caps",
+        "dearest_first",
         "start_cash",
-        "_settings",
-        "_start",
     )
 
     def __init__(self, ed: Edition) -> None:
@@ -64,10 +65,18 @@ class Table:
         base = max([2 * r[0] for r in country] + airline + [self.utility_top])
         self.unbuilt_rent_bound = base
         self.rent_bound = max([base] + [max(r) for r in country])
+        # Per square and building level (0 to 5): the most its title can charge, with the whole block for an
+        # unbuilt country, every airline, and the top multiplier for a utility. The titles, the dearest first.
+        self.rent_caps: list[tuple[int, ...]] = []
+        for sq in squares:
+            if sq.kind == "country":
+                self.rent_caps.append((2 * sq.rents[0], *sq.rents[1:]))
+            elif sq.kind == "airline":
+                self.rent_caps.append((max(sq.rents),) * (HOTEL + 1))
+            else:
+                self.rent_caps.append((self.utility_top if sq.kind == "utility" else 0,) * (HOTEL + 1))
+        self.dearest_first = sorted(self.titles, key=lambda i: (-max(self.rent_caps[i]), i))
         self.start_cash = ed.economy.start_cash
-        # The starting cash of the last game's settings asked about (`start_cash`): settings are frozen.
-        self._settings: Settings | None = None
-        self._start = 0
 
 
 _TABLES: Final[dict[str, Table]] = {}
@@ -81,11 +90,7 @@ def table(edition_id: str) -> Table:
 
 
 def start_cash(st: State, t: Table) -> int:
-    settings = st.settings
-    if settings is not t._settings:
-        t._settings = settings
-        t._start = settings.start_cash or t.start_cash
-    return t._start
+    return st.settings.start_cash or t.start_cash
 
 
 def owns_all(owner: list[int], members: tuple[int, ...], seat: int) -> bool:
@@ -98,139 +103,56 @@ def owns_all(owner: list[int], members: tuple[int, ...], seat: int) -> bool:
 
 def rent_bound(st: State, t: Table) -> int:
     """A quick upper bound of `worst_rent`: spares its scan when cash is plentiful anyway."""
-    # any() over a generator: compiled, a loop in place (over a list, a call into Python).
-    return t.rent_bound if any(lv for lv in st.level) else t.unbuilt_rent_bound
+    return t.rent_bound if any(st.level) else t.unbuilt_rent_bound
 
 
-# Whether this module runs compiled (see setup.py).
-NATIVE: Final = not __file__.endswith(".py")
+def top_rents(st: State, t: Table) -> list[int]:
+    """Per seat (by index, six places), the highest rent one of its titles charges now (`board.rent`; utilities
+    at their top multiplier and a roll of 7, the likeliest total: what one landing may cost)."""
+    tops = [0] * 6
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    caps, kind, utility_top = t.rent_caps, t.kind, t.utility_top
+    # The dearest titles first: the rent of a title whose cap its owner's top already reaches is not asked.
+    for i in t.dearest_first:
+        o = owner[i]
+        if o < 0 or mortgaged[i] or caps[i][level[i]] <= tops[o]:
+            continue
+        r = utility_top if kind[i] == "utility" else board.rent(st, i, 7)
+        if r > tops[o]:
+            tops[o] = r
+    return tops
 
 
-class _LastBoard:
-    """The board the top rents were last worked out for."""
+class Rents:
+    """`top_rents` for the board of one game, worked out again only when the board changes: the seats ask about
+    the same board on most actions (bidders in turn, and turn after turn while nobody buys, builds or
+    mortgages). One per game being played (`engine.driver.play`), never shared between games."""
 
-    __slots__ = ("edition", "owner", "level", "mortgaged", "tops")
+    __slots__ = ("owner", "level", "mortgaged", "tops")
 
     def __init__(self) -> None:
-        self.edition = ""
         self.owner: list[int] = []
         self.level: list[int] = []
         self.mortgaged: list[bool] = []
         self.tops: list[int] = []
 
+    def of(self, st: State, t: Table) -> list[int]:
+        owner, level, mortgaged = st.owner, st.level, st.mortgaged
+        # Comparing three short lists costs far less than working the rents out.
+        if owner != self.owner or level != self.level or mortgaged != self.mortgaged:
+            self.tops = top_rents(st, t)
+            self.owner, self.level, self.mortgaged = list(owner), list(level), list(mortgaged)
+        return self.tops
 
-# Every seat asks about the same board, and during an auction each bidder asks about it in turn: remember the
-# last board's top rents, with a copy of the board to compare (comparing three short lists costs far less
-# than hashing them for a dictionary).
-_LAST: Final = _LastBoard()
 
-
-def worst_rent(st: State, t: Table, seat: int) -> int:
-    """The highest rent an opponent could charge `seat` on one landing now (utilities at a roll of 7)."""
-    # Compiled, one pass over the opponents' titles costs less than comparing the board with the last one; in
-    # Python the comparison is the cheaper. Both give the same rent (tests/test_ai.py, and CI compares the
-    # games the compiled engine plays with those of the sources).
-    if NATIVE:
-        return _worst_rent_afresh(st, t, seat)
+def worst_rent(st: State, t: Table, seat: int, rents: Rents | None = None) -> int:
+    """The highest rent an opponent could charge `seat` on one landing now (utilities at a roll of 7); `rents`:
+    the game's `Rents`, when the caller keeps one."""
     worst = 0
-    for o, r in enumerate(_last_top_rents(st, t)):
+    for o, r in enumerate(rents.of(st, t) if rents is not None else top_rents(st, t)):
         if o != seat and r > worst:
             worst = r
     return worst
-
-
-def _worst_rent_afresh(st: State, t: Table, seat: int) -> int:
-    """`worst_rent` in one pass over the opponents' titles."""
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    rents_of = t.rents
-    worst = 0
-    for members in t.blocks:
-        whole = -1  # whether one seat holds the whole block: -1 until needed, then 0 or 1
-        for i in members:
-            o = owner[i]
-            if o < 0 or o == seat or mortgaged[i]:
-                continue
-            lv = level[i]
-            rents = rents_of[i]
-            if lv:
-                r = rents[lv]
-            else:
-                if whole < 0:
-                    whole = 1 if owns_all(owner, members, o) else 0
-                r = rents[0] * 2 if whole else rents[0]
-            if r > worst:
-                worst = r
-    airlines = t.airlines
-    for i in airlines:
-        o = owner[i]
-        if o < 0 or o == seat or mortgaged[i]:
-            continue
-        held = 0  # the airlines `o` holds, mortgaged or not
-        for j in airlines:
-            if owner[j] == o:
-                held += 1
-        rents = rents_of[i]
-        r = rents[(held if held < len(rents) else len(rents)) - 1]
-        if r > worst:
-            worst = r
-    for i in t.utilities:
-        o = owner[i]
-        if o >= 0 and o != seat and not mortgaged[i] and t.utility_top > worst:
-            worst = t.utility_top
-    return worst
-
-
-def _last_top_rents(st: State, t: Table) -> list[int]:
-    """`top_rents`, remembered for the last board asked about."""
-    last = _LAST
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    if owner != last.owner or level != last.level or mortgaged != last.mortgaged or t.ed.id != last.edition:
-        last.tops = top_rents(st, t)
-        last.edition = t.ed.id
-        last.owner, last.level, last.mortgaged = list(owner), list(level), list(mortgaged)
-    return last.tops
-
-
-def top_rents(st: State, t: Table) -> list[int]:
-    """Per seat (by index, six places), the highest rent one of its titles charges now."""
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    rents_of = t.rents
-    tops = [0] * 6
-    # Countries block by block: an unbuilt title's rent doubles when one seat holds its whole block.
-    for members in t.blocks:
-        whole = -1  # whether one seat holds the whole block: -1 until needed, then 0 or 1
-        for i in members:
-            o = owner[i]
-            if o < 0 or mortgaged[i]:
-                continue
-            lv = level[i]
-            rents = rents_of[i]
-            if lv:
-                r = rents[lv]
-            else:
-                if whole < 0:
-                    whole = 1 if owns_all(owner, members, o) else 0
-                r = rents[0] * 2 if whole else rents[0]
-            if r > tops[o]:
-                tops[o] = r
-    airlines = t.airlines
-    for i in airlines:
-        o = owner[i]
-        if o < 0 or mortgaged[i]:
-            continue
-        held = 0  # the airlines `o` holds, mortgaged or not
-        for j in airlines:
-            if owner[j] == o:
-                held += 1
-        rents = rents_of[i]
-        r = rents[(held if held < len(rents) else len(rents)) - 1]
-        if r > tops[o]:
-            tops[o] = r
-    for i in t.utilities:
-        o = owner[i]
-        if o >= 0 and not mortgaged[i] and t.utility_top > tops[o]:
-            tops[o] = t.utility_top
-    return tops
 
 
 def others_in_block(owner: list[int], members: tuple[int, ...], seat: int) -> tuple[int, int, int]:
@@ -256,10 +178,10 @@ class Reserve:
     rent an opponent can charge now. The worst rent is only looked up when a quick bound does not settle
     the question."""
 
-    __slots__ = ("st", "t", "seat", "base", "watch", "_exact")
+    __slots__ = ("st", "t", "seat", "base", "watch", "rents", "_exact")
 
-    def __init__(self, st: State, t: Table, seat: int, style: Style) -> None:
-        self.st, self.t, self.seat = st, t, seat
+    def __init__(self, st: State, t: Table, seat: int, style: Style, rents: Rents | None = None) -> None:
+        self.st, self.t, self.seat, self.rents = st, t, seat, rents
         self.base = int(style.buy_reserve * start_cash(st, t))
         self.watch = style.watch_rents
         self._exact = -1
@@ -269,5 +191,6 @@ class Reserve:
 
     def exact(self) -> int:
         if self._exact < 0:
-            self._exact = max(self.base, worst_rent(self.st, self.t, self.seat)) if self.watch else self.base
+            worst = worst_rent(self.st, self.t, self.seat, self.rents) if self.watch else 0
+            self._exact = max(self.base, worst)
         return self._exact

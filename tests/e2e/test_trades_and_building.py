@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from devkit.world import World
 from engine import State, edition_of
-from engine.narrate import square_name
 from fakediscord import FakeMessage, FakeUser
+from words import square_name
 
 
 def tradable_block(st: State) -> tuple[str, int, list[int]] | None:

@@ -5,13 +5,13 @@ someone deleted the table; no message of those decisions was ever posted."""
 from __future__ import annotations
 
 from devkit.world import World
-from engine import Action, State, apply, edition_of, refusal
+from engine import Action, State, apply, refusal
 from engine.actions import Offer, Trade
 
 
 def record(world: World, gid: int, st: State, action: Action) -> State:
     """Play `action` straight into the store, as a bot that died right after recording it would leave it."""
-    assert refusal(st, edition_of(st), action) is None, action
+    assert refusal(st, action) is None, action
     new, events = apply(st, action)
     world.store.apply(gid, st.version, None, action, events, new)
     return new
@@ -66,6 +66,6 @@ def offer_of(st: State) -> Action | None:
         if owner == proposer:
             trade = Trade(proposer=proposer, target=1 - proposer, give=Offer(titles=(square,)), take=Offer(cash=10))
             action = Action(kind="propose_trade", seat=proposer, trade=trade)
-            if refusal(st, edition_of(st), action) is None:
+            if refusal(st, action) is None:
                 return action
     return None

@@ -223,7 +223,7 @@ def unmortgage(st: State, r: Returns, seat: int, keep: int) -> Action | None:
     for j in t.titles:
         if owner[j] != seat or not mortgaged[j]:
             continue
-        cost = unmortgage_cost(st, t.ed, j)
+        cost = unmortgage_cost(st, j)
         if cash - cost < keep:
             continue
         gain = -mortgage_loss(st, r, seat, j, k)
@@ -250,24 +250,5 @@ def jail_policy(st: State, r: Returns, seat: int) -> str:
         o = owner[j]
         if o < 0 or o == seat or st.mortgaged[j]:
             continue
-        expected += p[j] * _rent_now(st, r, j)
+        expected += p[j] * board.rent(st, j, 7)  # utilities at a roll of 7, the likeliest total
     return "long" if expected * 3 > t.ed.economy.jail_fine else "short"
-
-
-def _rent_now(st: State, r: Returns, j: int) -> float:
-    t = r.t
-    owner = st.owner
-    o = owner[j]
-    kind = t.kind[j]
-    if kind == "country":
-        lv = st.level[j]
-        if lv:
-            return t.rents[j][lv]
-        whole = all(owner[m] == o for m in t.members[j])
-        return t.rents[j][0] * (2 if whole else 1)
-    if kind == "airline":
-        n = sum(1 for m in t.airlines if owner[m] == o)
-        return t.rents[j][min(n, len(t.rents[j])) - 1]
-    n = sum(1 for m in t.utilities if owner[m] == o)
-    mult = t.ed.economy.utility_multipliers
-    return mult[min(n, len(mult)) - 1] * 7

@@ -15,7 +15,7 @@ from engine.ai.levels import LEVELS, Style
 from engine.ai.trades import PERSON_MARGIN, _Deal, acceptable
 from engine.ai.view import start_cash, table
 from engine.edition import load
-from engine.legal import trade_refusal, window_allows
+from engine.legal import trade_refused, window_allows
 from engine.state import BANK, State
 
 # The seat must come out of a deal ahead of its partner by at least this share of the starting cash, and
@@ -47,7 +47,7 @@ def _cash_to_target(trade: Trade, card: int) -> int:
 def answer(st: State, r: Returns, seat: int, keep: int) -> Action:
     trade = st.trade
     assert trade is not None
-    ok = accepts(st, r, trade, seat, keep) and trade_refusal(st, r.t.ed, trade) is None
+    ok = accepts(st, r, trade, seat, keep) and trade_refused(st, r.t.ed, trade) is None
     return Action(kind="accept_trade" if ok else "reject_trade", seat=seat)
 
 
@@ -116,7 +116,7 @@ def proposal(st: State, r: Returns, seat: int, keep: int) -> Action | None:
         )
         if not _partner_accepts(st, r, trade, partner, person):
             continue
-        if trade_refusal(st, t.ed, trade) is not None:
+        if trade_refused(st, t.ed, trade) is not None:
             continue
         gain = mine_t - c
         if best is None or gain > best[0]:

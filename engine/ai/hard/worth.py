@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine import board
+from engine.ai.landing import landing
 from engine.ai.view import Table
 from engine.state import BANK, HOTEL, State
 
@@ -29,9 +31,6 @@ class Returns:
     __slots__ = ("t", "p", "rpt", "group_of", "groups", "block_rate", "block_cost", "single_rate", "jail")
 
     def __init__(self, t: Table) -> None:
-        # Imported here so that `python -m engine.ai.landing` does not find itself imported already.
-        from engine.ai.landing import landing
-
         self.t = t
         data = landing(t.ed.id)
         p = data.square["short"]
@@ -191,41 +190,22 @@ def danger(st: State, r: Returns, seat: int) -> int:
     """The highest rent an opponent could charge `seat` on its next roll (the squares 2 to 12 ahead), and
     the tax squares among them."""
     t = r.t
-    owner, mortgaged, level = st.owner, st.mortgaged, st.level
+    ed = t.ed
+    rules = board.rules(st, ed)
+    owner = st.owner
     pos = st.seats[seat].pos
     if st.seats[seat].jailed:
         pos = r.jail
     worst = 0
-    squares = t.ed.squares
+    squares = ed.squares
     for d in range(2, 13):
         j = (pos + d) % 40
-        o = owner[j]
-        kind = t.kind[j]
-        if kind == "tax":
+        if t.kind[j] == "tax":
             rent = squares[j].amount
-        elif o < 0 or o == seat or mortgaged[j]:
+        elif owner[j] == seat:
             continue
-        elif kind == "country":
-            lv = level[j]
-            if lv:
-                rent = t.rents[j][lv]
-            else:
-                members = t.members[j]
-                whole = True
-                for m in members:
-                    if owner[m] != o:
-                        whole = False
-                        break
-                rent = t.rents[j][0] * (2 if whole else 1)
-        elif kind == "airline":
-            n = sum(1 for m in t.airlines if owner[m] == o)
-            rent = t.rents[j][min(n, len(t.rents[j])) - 1]
-        elif kind == "utility":
-            n = sum(1 for m in t.utilities if owner[m] == o)
-            mult = t.ed.economy.utility_multipliers
-            rent = mult[min(n, len(mult)) - 1] * d
         else:
-            continue
+            rent = board.rent(st, j, d, rules)  # none for the bank's squares and mortgaged titles
         if rent > worst:
             worst = rent
     return worst

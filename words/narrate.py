@@ -1,11 +1,13 @@
-"""Events and errors into sentences, in the reader's language, from the catalogues in `data/i18n/`."""
+"""Events and refusals into sentences, in the reader's language, from the game's catalogue (`words.GAME`).
+
+The engine tells what happened in codes and numbers (`engine.events`); this is where they become words.
+"""
 
 from __future__ import annotations
 
-from engine.actions import IllegalAction
-from engine.edition import load
-from engine.i18n import Name, gender_of, money, sentence, text
-from engine.state import BANK, POT, State
+from engine import BANK, POT, IllegalAction, State, load
+from words.catalogue import Name, gender_of, sentence, text
+from words.money import money
 
 # Events that only feed other events (the `transfer` that follows says it better).
 SILENT = frozenset({"game_started", "may_buy", "debt_paid", "order_roll"})
@@ -14,7 +16,7 @@ SILENT_TRANSFERS = frozenset({"trade"})
 
 
 def square_name(edition_id: str, square: int, lang: str) -> Name:
-    """A square's name in `lang`, carrying its grammatical gender (see `engine.i18n.Name`)."""
+    """A square's name in `lang`, carrying its grammatical gender (see `words.catalogue.Name`)."""
     ed = load(edition_id)
     square_id = ed.squares[square].id
     return Name(text(lang, f"square.{edition_id}.{square_id}"), gender_of(lang, edition_id, square_id))

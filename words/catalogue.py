@@ -1,4 +1,8 @@
-"""Message catalogues: every text the game shows, by id, in Spanish (first) and English.
+"""Message catalogues: the texts shown of the game, by id, in Spanish (first) and English.
+
+The files are data/i18n/<lang>/<area>.toml, one area each. The game's own areas, what `words` tells (the
+board's names, the events, the refusals, and the editions' own wordings of them), make `GAME`; each reader
+loads its own catalogue, the game's areas and its own (`Catalogue("bot")`, `Catalogue("render")`...).
 
 Templates use Python's `str.format` fields, plus two small conventions so that texts read right without a
 sentence per case:
@@ -19,7 +23,7 @@ import re
 import tomllib
 from functools import cache
 
-from engine.edition import DATA_DIR
+from engine import DATA_DIR
 
 LANGUAGES = ("es", "en")
 DEFAULT_LANGUAGE = "es"
@@ -66,16 +70,66 @@ def _flatten(prefix: str, table: dict, out: dict[str, str]) -> None:
             out[full] = value
 
 
+# The areas of the game itself: the board's names, the events, the refusals, the editions' own wordings.
+GAME_AREAS = ("board", "events", "errors", "variants")
+
+
 @cache
-def catalogue(lang: str) -> dict[str, str]:
-    """All texts of one language, keyed by dotted id (TOML tables are flattened)."""
-    if lang not in LANGUAGES:
-        lang = DEFAULT_LANGUAGE
+def area(lang: str, name: str) -> dict[str, str]:
+    """The texts of one area (data/i18n/<lang>/<name>.toml), keyed by dotted id (TOML tables are flattened)."""
     out: dict[str, str] = {}
-    # One folder per language; each file holds one area (board, events, bot…) so they can grow apart.
-    for path in sorted((DATA_DIR / "i18n" / lang).glob("*.toml")):
+    path = DATA_DIR / "i18n" / lang / f"{name}.toml"
+    if path.is_file():
         _flatten("", tomllib.loads(path.read_text(encoding="utf-8")), out)
     return out
+
+
+class Catalogue:
+    """The texts one reader shows, in each language: the game's areas and the reader's own."""
+
+    __slots__ = ("areas", "_texts")
+
+    def __init__(self, *own: str) -> None:
+        self.areas = (*GAME_AREAS, *own)
+        self._texts: dict[str, dict[str, str]] = {}
+
+    def texts(self, lang: str) -> dict[str, str]:
+        """All its texts in `lang` (Spanish for a language there is none of), keyed by dotted id."""
+        if lang not in LANGUAGES:
+            lang = DEFAULT_LANGUAGE
+        found = self._texts.get(lang)
+        if found is None:
+            found = {}
+            for name in self.areas:
+                found.update(area(lang, name))
+            self._texts[lang] = found
+        return found
+
+    def template(self, lang: str, key: str, variant: str | None = None) -> str | None:
+        """The raw template of `key`: the edition's own wording first, then the common one; Spanish if missing."""
+        for texts in (self.texts(lang), self.texts(DEFAULT_LANGUAGE)):
+            if variant is not None and (found := texts.get(f"variant.{variant}.{key}")) is not None:
+                return found
+            if (found := texts.get(key)) is not None:
+                return found
+        return None
+
+    def text(self, lang: str, key: str, *, variant: str | None = None, **params: object) -> str:
+        """The text `key` in `lang` with its parameters filled in; `variant` (an edition id) picks that edition's
+        own wording where it has one. A missing id falls back to Spanish, then to the id itself."""
+        found = self.template(lang, key, variant)
+        if found is None:
+            return key
+        return fill(lang, found, params) if params else found
+
+
+# The game's own texts: what `words` tells of the board, the events and the refusals.
+GAME = Catalogue()
+
+
+def text(lang: str, key: str, *, variant: str | None = None, **params: object) -> str:
+    """`GAME.text`: a text of the game (see `Catalogue.text`)."""
+    return GAME.text(lang, key, variant=variant, **params)
 
 
 def language_of(locale: str | None) -> str:
@@ -83,22 +137,6 @@ def language_of(locale: str | None) -> str:
     if locale and locale.split("-")[0] in LANGUAGES:
         return locale.split("-")[0]
     return DEFAULT_LANGUAGE
-
-
-def money(amount: int, currency: str = "$") -> str:
-    # es-MX and en-US both group thousands with a comma and put the sign before the number.
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{currency}{abs(amount):,}"
-
-
-def template(lang: str, key: str, variant: str | None = None) -> str | None:
-    """The raw template of `key`: the edition's own wording first, then the common one; Spanish if missing."""
-    for cat in (catalogue(lang), catalogue(DEFAULT_LANGUAGE)):
-        if variant is not None and (found := cat.get(f"variant.{variant}.{key}")) is not None:
-            return found
-        if (found := cat.get(key)) is not None:
-            return found
-    return None
 
 
 _FIELD = re.compile(r"\{(\w+)(:[^{}]*)?\}")
@@ -136,15 +174,6 @@ def fill(lang: str, pattern: str, params: dict[str, object]) -> str:
     return pattern.format(**values)
 
 
-def text(lang: str, key: str, *, variant: str | None = None, **params: object) -> str:
-    """The text `key` in `lang` with its parameters filled in; `variant` (an edition id) picks that edition's
-    own wording where it has one. A missing id falls back to Spanish, then to the id itself."""
-    found = template(lang, key, variant)
-    if found is None:
-        return key
-    return fill(lang, found, params) if params else found
-
-
 def sentence(line: str) -> str:
     """A sentence starts with a capital letter, even when it opens with a value ("el banco paga…")."""
     for i, char in enumerate(line):
@@ -157,4 +186,4 @@ def sentence(line: str) -> str:
 
 def gender_of(lang: str, edition: str, square_id: str) -> str:
     """The grammatical gender and number of a square's name (GENDERS), masculine singular by default."""
-    return catalogue(lang).get(f"gender.{edition}.{square_id}", "m")
+    return GAME.texts(lang).get(f"gender.{edition}.{square_id}", "m")
