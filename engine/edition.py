@@ -121,6 +121,9 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     mortgaged_title_to_bank: bool = False  # a debtor may hand a mortgaged title to the bank in payment (rules 001)
     bankruptcy_last_resort: bool = True  # bankruptcy only when selling and mortgaging everything cannot pay
     creditor_lifts: bool = True  # a creditor receiving mortgaged titles may lift them at once for the mortgage
+    # A creditor's decision on inherited mortgages names only the titles it still holds mortgaged: one traded or
+    # sold meanwhile leaves the decision (engine.rulebook: from rulebook 2).
+    lift_follows_titles: bool = True
 
 
 class Edition(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -19,7 +19,7 @@ import msgspec
 from engine.edition import Edition, Rules, load
 from engine.state import Settings
 
-RULEBOOK: Final = 1
+RULEBOOK: Final = 2
 
 # Rulebook 0, before the texts were followed to the letter: every edition rolled again on doubles, auctioned
 # a declined title, charged the 10 % to lift a mortgage and again on every transfer of a mortgaged title, built
@@ -37,6 +37,11 @@ EARLIER: dict[str, bool] = {
     "mortgaged_title_to_bank": False,
     "bankruptcy_last_resort": False,
     "creditor_lifts": False,
+}
+
+# Rulebook 1: a title traded or sold while its owner was deciding on inherited mortgages stayed on that decision.
+BEFORE_2: dict[str, bool] = {
+    "lift_follows_titles": False,
 }
 
 # The edition rules a lobby may switch: `Settings` fields of the same name, None keeping the edition's.
@@ -80,7 +85,9 @@ def _keep(table: dict, key: object, value: object) -> None:
 
 
 def _work_out(edition_id: str, settings: Settings) -> Rules:
-    changes = dict(EARLIER) if settings.rulebook == 0 else {}
+    changes = dict(BEFORE_2) if settings.rulebook < 2 else {}
+    if settings.rulebook == 0:
+        changes.update(EARLIER)
     for name in HOUSE_SWITCHES:
         value = getattr(settings, name)
         if value is not None:

@@ -252,6 +252,8 @@ def _perform(g: Game, action: Action) -> list[Event]:
         _pass_bid(g, action)
     else:
         HANDLERS[kind](g, action)
+        if g.st.lift is not None and g.rules.lift_follows_titles:
+            _lift_only_held(g.st)  # a trade, a sale or a payment may have taken titles from the creditor
     _flow(g)
     st = g.st
     st.version = st.version + 1
@@ -821,11 +823,18 @@ def _unmortgage(g: Game, a: Action) -> None:
     if a.square in st.interest_paid:
         st.interest_paid.remove(a.square)
     g.transfer(a.seat, BANK, cost, "unmortgage", square=a.square)
+    if st.lift is not None and a.seat == st.lift.seat:
+        _lift_only_held(st)
+
+
+def _lift_only_held(st: State) -> None:
+    """The creditor's decision on inherited mortgages keeps the titles it still holds mortgaged; with none left,
+    there is nothing to decide."""
     lift = st.lift
-    if lift is not None and a.seat == lift.seat:
-        lift.squares = [i for i in lift.squares if st.owner[i] == lift.seat and st.mortgaged[i]]
-        if not lift.squares:
-            st.lift = None
+    assert lift is not None
+    lift.squares = [i for i in lift.squares if st.owner[i] == lift.seat and st.mortgaged[i]]
+    if not lift.squares:
+        st.lift = None
 
 
 def _keep_mortgaged(g: Game, a: Action) -> None:

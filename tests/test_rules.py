@@ -843,6 +843,39 @@ def test_creditor_pays_the_interest_and_may_lift_inherited_mortgages_for_the_mor
     assert transfers(ev, "unmortgage")[0]["amount"] == 9000 + 900
 
 
+def test_a_title_traded_away_leaves_the_creditors_decision_on_inherited_mortgages() -> None:
+    # The decision names the inherited mortgages the creditor holds: one it trades away before deciding is the
+    # receiver's to lift or keep (whose 10 % the trade's own rules say), no longer on the creditor's list. Games
+    # of rulebook 1 kept it there, and replay so.
+    import msgspec
+
+    from engine import Offer, State, Trade
+
+    def inherited(rulebook: int) -> State:
+        st = own(game(players=3), 1, 6, 7, 9)
+        st.settings = msgspec.structs.replace(st.settings, rulebook=rulebook)
+        st.level[6] = st.level[7] = st.level[9] = 5
+        st.bank_hotels -= 3
+        own(st, 0, 12, 14, 26)
+        st.mortgaged[12] = st.mortgaged[14] = st.mortgaged[26] = True
+        st.seats[0].cash = 1000
+        st, _ = roll(st, 3, 4)
+        st, _ = act(st, "bankrupt")
+        assert st.lift is not None and st.lift.squares == [12, 14, 26]
+        trade = Trade(proposer=1, target=2, give=Offer(titles=(14,)), take=Offer(cash=500))
+        st, _ = act(st, "propose_trade", 1, trade=trade)
+        st, _ = act(st, "accept_trade", 2)
+        assert st.owner[14] == 2
+        return st
+
+    st = inherited(2)
+    assert st.lift is not None and st.lift.squares == [12, 26]
+    st, _ = act(st, "keep_mortgaged", 1)
+    assert st.lift is None and st.current == 1
+    old = inherited(1)
+    assert old.lift is not None and old.lift.squares == [12, 14, 26]
+
+
 def test_creditor_who_lifts_every_inherited_mortgage_ends_the_decision() -> None:
     st = own(game(), 1, 7)
     own(st, 0, 12)
@@ -1139,7 +1172,7 @@ def test_house_rule_even_building() -> None:
 def test_a_new_game_stores_the_rules_it_plays_by() -> None:
     st, _ = new_game("mundial", ["A", "B"], seed=1, settings=Settings(even_building=True))
     s = st.settings
-    assert s.rulebook == 1
+    assert s.rulebook == 2
     assert (s.doubles_roll_again, s.three_doubles_jail, s.auction_on_decline, s.mortgage_interest) == (False,) * 4
     assert s.even_building and s.trading_window and s.double_rent_with_mortgaged and not s.club_loans
     st, _ = new_game("turismundo", ["A", "B"], seed=1)
