@@ -78,3 +78,26 @@ def test_a_file_in_place_of_the_folder_is_said_once(tmp_path: Path, caplog: pyte
         folder.put("b", bytes(PALETTE_BYTES))
     assert folder.get("a") is None
     assert len(caplog.records) == 1 and "each start learns it again" in caplog.text
+
+
+async def test_a_worker_that_found_nothing_kept_finishes_its_warm_up_before_the_bot_connects(tmp_path: Path) -> None:
+    # The first start after an install: every palette is learnt before the bot connects, so that a game started
+    # at once never waits for a palette being learnt; a start that finds them kept draws only the likeliest edition
+    # then, and leaves the rest to the worker's quiet moments.
+    from bot.pictures import drawing
+    from bot.pictures.workers import Worker
+
+    steps = len(drawing._steps())
+    folder = tmp_path / "palettes"
+    for nothing_kept, seconds, left in ((True, 0.0, steps - 1), (True, 60.0, 0), (False, 60.0, steps - 1)):
+        if nothing_kept:
+            for kept in folder.glob("*"):
+                kept.unlink()
+        worker = Worker("test-pictures", initializer=drawing.worker_start, initargs=(str(folder),))
+        worker.start()
+        try:
+            assert await worker.call(drawing.settle, True, seconds) == left
+            assert await worker.call(drawing.settle, False, seconds) == 0  # no warm-up asked: nothing to wait for
+        finally:
+            worker.stop()
+    assert len(list(folder.glob("*.palette"))) == steps

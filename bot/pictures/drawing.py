@@ -3,6 +3,7 @@ so a worker process carries neither discord.py nor the store (about 30 MB and ha
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 
 import render
@@ -11,10 +12,16 @@ from engine import available, from_json
 from render.png import keep_palettes
 from words import LANGUAGES
 
+# A worker process's own: the folder its palettes are kept in, and the editions and languages it has drawn once.
+_kept: PaletteFolder | None = None
+_prepared: set[tuple[str, str]] = set()
+
 
 def worker_start(palettes: str | None) -> None:
     """A new worker: the palettes it learns are kept in the folder `palettes` (None: in memory only)."""
-    keep_palettes(PaletteFolder(palettes) if palettes else None)
+    global _kept
+    _kept = PaletteFolder(palettes) if palettes else None
+    keep_palettes(_kept)
 
 
 # The edition `/turista new` opens by default, and the language a server gets unless it prefers English: the
@@ -22,15 +29,39 @@ def worker_start(palettes: str | None) -> None:
 LIKELIEST = ("turismundo", "es")
 
 
+def _steps() -> list[tuple[str, str]]:
+    steps = [(edition, lang) for edition in available() for lang in LANGUAGES]
+    steps.sort(key=lambda step: step != LIKELIEST)
+    return steps
+
+
 def warming(warm: bool) -> Iterator[None]:
     """A worker's warm-up, a step at a time: every edition in every language drawn once (each step about 0.1 s
     with its palette kept on disk, 0.5 s without), so that no table's first picture pays for it."""
     if warm:
-        steps = [(edition, lang) for edition in available() for lang in LANGUAGES]
-        steps.sort(key=lambda step: step != LIKELIEST)
-        for edition, lang in steps:
-            render.prepare(edition, lang)
+        for edition, lang in _steps():
+            if (edition, lang) not in _prepared:
+                prepare(edition, lang)
             yield
+
+
+def settle(warm: bool, seconds: float) -> int:
+    """Before the bot connects: the likeliest step of the warm-up and, if this worker found a palette missing from
+    its folder (the first start after an install, or after a release that draws otherwise), the rest of it at
+    once, for at most `seconds`. A step whose palette must be learnt takes half a second, and a table's first
+    picture would wait for the one under way; with every palette kept, a step is short and the rest is left to
+    the worker's quiet moments. The steps left."""
+    if not warm:
+        return 0
+    end = time.monotonic() + seconds
+    steps = _steps()
+    for k, (edition, lang) in enumerate(steps):
+        if (edition, lang) in _prepared:
+            continue
+        if k > 0 and ((_kept is not None and not _kept.missed) or time.monotonic() >= end):
+            return sum(step not in _prepared for step in steps)
+        prepare(edition, lang)
+    return 0
 
 
 def board(state_json: bytes, lang: str, events: tuple[dict, ...], absent: tuple[int, ...],
@@ -58,3 +89,4 @@ def profile(card: render.ProfileCard, lang: str) -> bytes:
 
 def prepare(edition: str, lang: str) -> None:
     render.prepare(edition, lang)
+    _prepared.add((edition, lang))

@@ -28,13 +28,17 @@ class PaletteFolder:
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = Path(folder)
         self.writable = True
+        self.missed = 0  # palettes asked for and not found (each then learnt)
 
     def get(self, key: str) -> bytes | None:
         try:
             data = (self.folder / f"{key}{SUFFIX}").read_bytes()
         except OSError:
+            data = b""
+        if len(data) != PALETTE_BYTES:
+            self.missed += 1
             return None
-        return data if len(data) == PALETTE_BYTES else None
+        return data
 
     def put(self, key: str, palette: bytes) -> None:
         if not self.writable:

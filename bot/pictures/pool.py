@@ -5,7 +5,8 @@
   bot, and each warms up as it starts (every edition and language drawn once, `drawing.warming`), a step at a time
   between requests: a game's first picture never waits for the whole warm-up. What the warm-up learns (the
   palettes) is kept in the bot's cache folder (`TURISTA_CACHE`, `bot.pictures.kept`), so that a restart's warm-up
-  takes a fraction of the first one's. A click on a table is answered with its new board, or deferred at once
+  takes a fraction of the first one's; a start that finds nothing kept finishes the warm-up before the bot
+  connects (`ready`). A click on a table is answered with its new board, or deferred at once
   when the table's worker has a queue (`busy`).
 - Each table's pictures go to the same worker: the pieces and compressed rows that worker kept from the
   table's last board make its next one cheap. One table's slow picture delays at most that worker's queue,
@@ -94,16 +95,17 @@ class Pictures:
         log.info("pictures: %d worker process(es), and one for replays", self.workers)
 
     async def ready(self, within: float) -> bool:
-        """Wait until every worker answers (it has started and done the first step of its warm-up, the likeliest
-        edition: `drawing.warming`), at most `within` seconds; whether they all did."""
+        """Wait until every worker has settled (`drawing.settle`: the likeliest edition drawn and, when nothing was
+        kept, the whole warm-up), at most `within` seconds; whether they all did."""
         if not self._workers:
             return True
         try:
             async with asyncio.timeout(within):
-                await asyncio.gather(*(worker.call(os.getpid) for worker in self._workers))
+                left = await asyncio.gather(*(worker.call(drawing.settle, self.warm, within)
+                                              for worker in self._workers))
         except (TimeoutError, WorkerStopped):
             return False
-        return True
+        return not any(left)
 
     def shutdown(self) -> None:
         for worker in self._workers:
@@ -242,7 +244,7 @@ def start(workers: int | None = None, *, warm: bool = True, cache: str | None = 
 
 
 async def ready(within: float) -> bool:
-    """Wait until the picture workers answer, at most `within` seconds (see `Pictures.ready`)."""
+    """Wait until the picture workers have settled, at most `within` seconds (see `Pictures.ready`)."""
     return await PICTURES.ready(within)
 
 
