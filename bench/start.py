@@ -14,8 +14,9 @@ the game's first table message with its board:
 
 Prints one JSON line: each figure's median and slowest over the runs (ms), every run's figure, and
 `connect_ms`: from the process's start to its commands synced and its gateway connected (the part of a
-restart players see as the bot being offline), with `reference_ms`, a fixed loop of Python before and after
-(`bench.harness.REFERENCE_LOOP`), to tell a slower bot from a slower machine.
+restart players see as the bot being offline; `connect_bare_ms` the same with the cache folder emptied), with
+`reference_ms`, a fixed loop of Python before and after (`bench.harness.REFERENCE_LOOP`), to tell a slower bot
+from a slower machine.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ async def one_run(folder: Path, workers: int | None) -> dict[str, float]:
                 await bot.stop()
                 if bare:
                     shutil.rmtree(cache, ignore_errors=True)
-                figures["connect"] = await started(bot)
+                figures["connect_bare" if bare else "connect"] = await started(bot)
                 figures[figure] = await start_to_table(world, gid, world.ana, channel)
                 await bot.stop()
             await started(bot)
@@ -122,7 +123,7 @@ async def main() -> None:
     for _ in range(args.runs):
         with tempfile.TemporaryDirectory(prefix="turista-start-") as folder:
             runs.append(await one_run(Path(folder), args.workers))
-    for name in ("cold", "cold_bare", "warm", "connect"):
+    for name in ("cold", "cold_bare", "warm", "connect", "connect_bare"):
         out.update(summary(name, [run[name] for run in runs]))
     out["reference_ms"].append(reference_ms())
     print(json.dumps(out), flush=True)

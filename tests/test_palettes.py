@@ -80,24 +80,43 @@ def test_a_file_in_place_of_the_folder_is_said_once(tmp_path: Path, caplog: pyte
     assert len(caplog.records) == 1 and "each start learns it again" in caplog.text
 
 
-async def test_a_worker_that_found_nothing_kept_finishes_its_warm_up_before_the_bot_connects(tmp_path: Path) -> None:
-    # The first start after an install: every palette is learnt before the bot connects, so that a game started
-    # at once never waits for a palette being learnt; a start that finds them kept draws only the likeliest edition
-    # then, and leaves the rest to the worker's quiet moments.
+async def test_a_worker_that_found_nothing_kept_learns_its_share_before_the_bot_connects(tmp_path: Path) -> None:
+    # The first start after an install: the palettes are learnt before the bot connects, a share by each worker,
+    # so that a game started at once never waits behind a palette being learnt. A start that finds them kept
+    # draws only the likeliest edition then, and leaves the rest to the workers' quiet moments.
     from bot.pictures import drawing
     from bot.pictures.workers import Worker
 
-    steps = len(drawing._steps())
+    steps = len(drawing._steps(0, 1)[0])
     folder = tmp_path / "palettes"
-    for nothing_kept, seconds, left in ((True, 0.0, steps - 1), (True, 60.0, 0), (False, 60.0, steps - 1)):
-        if nothing_kept:
-            for kept in folder.glob("*"):
-                kept.unlink()
+
+    async def settled(*args: object) -> bool:
         worker = Worker("test-pictures", initializer=drawing.worker_start, initargs=(str(folder),))
         worker.start()
         try:
-            assert await worker.call(drawing.settle, True, seconds) == left
-            assert await worker.call(drawing.settle, False, seconds) == 0  # no warm-up asked: nothing to wait for
+            assert await worker.call(drawing.settle, False, 0.0) is True  # no warm-up asked: nothing to wait for
+            return await worker.call(drawing.settle, True, *args)
         finally:
             worker.stop()
-    assert len(list(folder.glob("*.palette"))) == steps
+
+    def kept() -> set[str]:
+        return {p.name for p in folder.glob("*.palette")}
+
+    def empty() -> None:
+        for name in kept():
+            (folder / name).unlink()
+
+    assert await settled(0.0) is False  # out of time after the likeliest edition
+    likeliest = kept()
+    assert len(likeliest) == 1
+    empty()
+    assert await settled(60.0, 0, 2) is True  # the first of two workers: the likeliest and half of the others
+    assert len(kept()) == 1 + (steps - 1 + 1) // 2
+    empty()
+    assert await settled(60.0) is True  # one worker alone learns them all
+    assert len(kept()) == steps
+    for name in kept() - likeliest:
+        (folder / name).unlink()
+        break
+    assert await settled(60.0) is True  # the likeliest was kept: the rest is left for later
+    assert len(kept()) == steps - 1

@@ -19,6 +19,7 @@ from bot.face.buttons import confirmation
 from bot.face.i18n import lang_of, t
 from bot.face.replies import ANSWER_WITHIN, ClickAnswer, error_text, refuse, say
 from bot.face.texts import cash, seat_label
+from bot.store import GameRow, NoSuchGame
 from bot.table import names
 from bot.table.lobby import Refusal
 from bot.table.session import Session
@@ -40,6 +41,18 @@ async def channel_session(interaction: discord.Interaction) -> Session | None:
     if session is None:
         await refuse(interaction, "no_game")
     return session
+
+
+async def ended_game(interaction: discord.Interaction, gid: int) -> GameRow | None:
+    """The game `gid` if it was played in this server and has ended (finished or abandoned after its start), else
+    None: what a replay or a rematch may be made of."""
+    try:
+        row = await bot_of(interaction).storage.game(gid)
+    except NoSuchGame:
+        return None
+    if row.guild_id != interaction.guild_id or row.started_at is None or row.status not in ("finished", "abandoned"):
+        return None
+    return row
 
 
 async def seated(interaction: discord.Interaction, session: Session) -> int | None:

@@ -19,9 +19,9 @@ from bot.client import bot_of
 from bot.face import attachments, ids, league
 from bot.face.i18n import lang_of, t
 from bot.face.replies import error_text, refuse, say
-from bot.handlers.acting import player_name, values
+from bot.handlers.acting import ended_game, player_name, values
 from bot.handlers.registry import Click, number, one_of, verb
-from bot.store import NoSuchGame, StoreError
+from bot.store import StoreError
 from engine import available
 from words import text
 
@@ -150,12 +150,8 @@ async def replay(interaction: discord.Interaction, gid: int) -> None:
     """A game of this server that was played, as an animated picture for the channel. The answer says how far
     the drawing got every few seconds; the picture is drawn by the replays' own worker, never here."""
     bot = bot_of(interaction)
-    try:
-        row = await bot.storage.game(gid)
-    except NoSuchGame:
-        row = None
-    if row is None or row.guild_id != interaction.guild_id or row.started_at is None \
-            or row.status not in ("finished", "abandoned"):
+    row = await ended_game(interaction, gid)
+    if row is None:
         await refuse(interaction, "no_replay", {"id": gid})
         return
     await interaction.response.defer(thinking=True)

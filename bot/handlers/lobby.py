@@ -18,9 +18,9 @@ from bot.face.buttons import confirmation, lobby_view, settings_view
 from bot.face.i18n import lang_of, t
 from bot.face.replies import error_text, refuse, say
 from bot.face.texts import settings_summary
-from bot.handlers.acting import player_name, refused, values
+from bot.handlers.acting import ended_game, player_name, refused, values
 from bot.handlers.registry import Click, one_of, verb
-from bot.store import GameRow, NoSuchGame
+from bot.store import GameRow
 from bot.table.lobby import Actor, Refusal, check, may_manage
 from bot.table.settings import SETTING_KINDS, NotOffered, TableSettings
 from engine import DEFAULT_LEVEL, LEVELS
@@ -430,12 +430,8 @@ async def rematch(click: Click) -> None:
     or another), a click says so and changes nothing."""
     interaction, gid = click.interaction, click.game
     bot = bot_of(interaction)
-    try:
-        old = await bot.storage.game(gid)
-    except NoSuchGame:
-        old = None
-    if old is None or old.guild_id != interaction.guild_id or old.started_at is None \
-            or old.status not in ("finished", "abandoned"):
+    old = await ended_game(interaction, gid)
+    if old is None:
         await refuse(interaction, "invalid")
         return
     if old.seat_of(interaction.user.id) is None:

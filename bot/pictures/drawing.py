@@ -29,39 +29,45 @@ def worker_start(palettes: str | None) -> None:
 LIKELIEST = ("turismundo", "es")
 
 
-def _steps() -> list[tuple[str, str]]:
-    steps = [(edition, lang) for edition in available() for lang in LANGUAGES]
-    steps.sort(key=lambda step: step != LIKELIEST)
-    return steps
+def _steps(share: int, workers: int) -> tuple[list[tuple[str, str]], int]:
+    """Every edition in every language, in the order worker `share` of `workers` draws them: the likeliest first,
+    then its share of the others, then the rest (which the other workers learn meanwhile and keep on disk); with
+    how many of them are the worker's own."""
+    others = [(edition, lang) for edition in available() for lang in LANGUAGES if (edition, lang) != LIKELIEST]
+    own = others[share::workers]
+    return [LIKELIEST, *own, *(step for step in others if step not in own)], 1 + len(own)
 
 
-def warming(warm: bool) -> Iterator[None]:
+def warming(warm: bool, share: int = 0, workers: int = 1) -> Iterator[None]:
     """A worker's warm-up, a step at a time: every edition in every language drawn once (each step about 0.1 s
     with its palette kept on disk, 0.5 s without), so that no table's first picture pays for it."""
     if warm:
-        for edition, lang in _steps():
+        for edition, lang in _steps(share, workers)[0]:
             if (edition, lang) not in _prepared:
                 prepare(edition, lang)
             yield
 
 
-def settle(warm: bool, seconds: float) -> int:
+def settle(warm: bool, seconds: float, share: int = 0, workers: int = 1) -> bool:
     """Before the bot connects: the likeliest step of the warm-up and, if this worker found a palette missing from
-    its folder (the first start after an install, or after a release that draws otherwise), the rest of it at
-    once, for at most `seconds`. A step whose palette must be learnt takes half a second, and a table's first
-    picture would wait for the one under way; with every palette kept, a step is short and the rest is left to
-    the worker's quiet moments. The steps left."""
+    its folder (the first start after an install, or after a release that draws otherwise), the rest of its own
+    share at once, for at most `seconds`; whether it got that far. A step whose palette must be learnt takes half
+    a second, and a table's first picture would wait for the one under way; the workers learn a share each, side
+    by side, and find the others' on disk. With every palette kept, a step is short and the rest is left to the
+    worker's quiet moments."""
     if not warm:
-        return 0
+        return True
     end = time.monotonic() + seconds
-    steps = _steps()
-    for k, (edition, lang) in enumerate(steps):
+    steps, own = _steps(share, workers)
+    for k, (edition, lang) in enumerate(steps[:own]):
         if (edition, lang) in _prepared:
             continue
-        if k > 0 and ((_kept is not None and not _kept.missed) or time.monotonic() >= end):
-            return sum(step not in _prepared for step in steps)
+        if k > 0 and _kept is not None and not _kept.missed:
+            return True
+        if k > 0 and time.monotonic() >= end:
+            return False
         prepare(edition, lang)
-    return 0
+    return True
 
 
 def board(state_json: bytes, lang: str, events: tuple[dict, ...], absent: tuple[int, ...],

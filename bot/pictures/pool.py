@@ -87,7 +87,8 @@ class Pictures:
         """Start the workers now: they warm up while the bot connects, not at the first picture. The replays'
         worker starts its process at the first replay (most hours have none)."""
         self._workers = [Worker(f"turista-pictures-{k}", niceness=WORKER_NICENESS, initializer=drawing.worker_start,
-                                initargs=(self.palettes,), chores=drawing.warming, chores_args=(self.warm,))
+                                initargs=(self.palettes,), chores=drawing.warming,
+                                chores_args=(self.warm, k, self.workers))
                          for k in range(self.workers)]
         for worker in self._workers:
             worker.start()
@@ -96,16 +97,16 @@ class Pictures:
 
     async def ready(self, within: float) -> bool:
         """Wait until every worker has settled (`drawing.settle`: the likeliest edition drawn and, when nothing was
-        kept, the whole warm-up), at most `within` seconds; whether they all did."""
+        kept, its share of the warm-up), at most `within` seconds; whether they all did."""
         if not self._workers:
             return True
         try:
             async with asyncio.timeout(within):
-                left = await asyncio.gather(*(worker.call(drawing.settle, self.warm, within)
-                                              for worker in self._workers))
+                settled = await asyncio.gather(*(worker.call(drawing.settle, self.warm, within, k, len(self._workers))
+                                                 for k, worker in enumerate(self._workers)))
         except (TimeoutError, WorkerStopped):
             return False
-        return not any(left)
+        return all(settled)
 
     def shutdown(self) -> None:
         for worker in self._workers:
