@@ -54,7 +54,7 @@ def stored_game(store: Store, guild_id: int, channel_id: int, seats: list[Seat],
     end by the computer players of `engine.ai` for every seat, people's included (as if a computer stood in for
     each of them all along), over at the latest after `turns` turns. The move that ends it rates it, as in the
     bot. Returns its id."""
-    from render.sample import chooser, simple_choice
+    from render.sample import chooser, next_move, simple_choice, waiting
 
     host = next((user for user, _, _ in seats if user is not None), 1)
     gid = store.create_game(guild_id, channel_id, host, edition, {"max_turns": turns}, seed)
@@ -66,15 +66,7 @@ def stored_game(store: Store, guild_id: int, channel_id: int, seats: list[Seat],
     store.start_game(gid, state, events)
     pick = chooser()
     while state.phase != "over":
-        waiting = state.seat_to_act()
-        if state.auction is not None and not state.debts:
-            waiting = [s for s in waiting if s != state.auction.bidder]
-        if state.trade is not None:
-            waiting = [state.trade.target]
-        action = next((a for a in (pick(state, seat) for seat in waiting) if a is not None), None)
-        if action is None:
-            action = engine.Action(kind="close_auction", seat=engine.SYSTEM) if state.auction is not None \
-                else simple_choice(state, waiting[0])
+        action = next_move(state, pick) or simple_choice(state, waiting(state)[0])
         new, events = engine.apply(state, action)
         store.apply(gid, state.version, None, action, events, new)
         state = new

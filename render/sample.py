@@ -123,6 +123,26 @@ def chooser() -> Chooser:
     return lambda st, seat: engine.choose(st, seat, level="normal")
 
 
+def waiting(st: State) -> list[int]:
+    """The seats play waits for: the highest bidder waits for the others; an offer waits for its target's answer
+    before play goes on."""
+    seats = st.seat_to_act()
+    if st.auction is not None and not st.debts:
+        seats = [s for s in seats if s != st.auction.bidder]
+    if st.trade is not None:
+        seats = [st.trade.target]
+    return seats
+
+
+def next_move(st: State, pick: Chooser) -> Action | None:
+    """The first move `pick` makes for a seat play waits for. With none, only the auction's leader is left and the
+    auction closes, as the bot's quiet timer closes it; None when there is no auction either."""
+    action = next((a for a in (pick(st, seat) for seat in waiting(st)) if a is not None), None)
+    if action is None and st.auction is not None:
+        return Action(kind="close_auction", seat=SYSTEM)
+    return action
+
+
 def play(
     edition: str = "turismundo",
     seed: int = 3,
@@ -142,20 +162,9 @@ def play(
     for _ in range(turns * 200):
         if st.phase == "over" or st.turn > turns:
             break
-        waiting = st.seat_to_act()
-        if st.auction is not None and not st.debts:
-            # The highest bidder waits for the others; with nobody left to outbid, the auction closes.
-            waiting = [s for s in waiting if s != st.auction.bidder]
-        if st.trade is not None:
-            # An offer waits for its target's answer before play goes on.
-            waiting = [st.trade.target]
-        action = next((a for a in (pick(st, seat) for seat in waiting) if a is not None), None)
-        if action is None:
-            # Nobody has a move: only the auction's leader is left, and the auction closes as the bot's quiet
-            # timer closes it. Anything else would be a game stuck: a bug of the policy.
-            if st.auction is None:
-                raise RuntimeError(f"no move for any of the seats {waiting} at version {st.version}")
-            action = Action(kind="close_auction", seat=SYSTEM)
+        action = next_move(st, pick)
+        if action is None:  # a game stuck: a bug of the policy
+            raise RuntimeError(f"no move for any of the seats {waiting(st)} at version {st.version}")
         events = engine.apply_inplace(st, action)
         steps.append((action, events))
     return first, steps
