@@ -4,6 +4,7 @@ from, shared safely by several processes, and never a reason for a picture to fa
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -111,7 +112,7 @@ async def test_a_worker_that_found_nothing_kept_learns_its_share_before_the_bot_
     assert len(likeliest) == 1
     empty()
     assert await settled(60.0, 0, 2) is True  # the first of two workers: the likeliest and half of the others
-    assert len(kept()) == 1 + (steps - 1 + 1) // 2
+    assert len(kept()) == 1 + math.ceil((steps - 1) / 2)
     empty()
     assert await settled(60.0) is True  # one worker alone learns them all
     assert len(kept()) == steps

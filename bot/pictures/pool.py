@@ -5,8 +5,8 @@
   bot, and each warms up as it starts (every edition and language drawn once, `drawing.warming`), a step at a time
   between requests: a game's first picture never waits for the whole warm-up. What the warm-up learns (the
   palettes) is kept in the bot's cache folder (`TURISTA_CACHE`, `bot.pictures.kept`), so that a restart's warm-up
-  takes a fraction of the first one's; a start that finds nothing kept finishes the warm-up before the bot
-  connects (`ready`). A click on a table is answered with its new board, or deferred at once
+  takes a fraction of the first one's; a start that finds nothing kept has its workers learn the palettes, a
+  share each, before the bot connects (`ready`). A click on a table is answered with its new board, or deferred at once
   when the table's worker has a queue (`busy`).
 - Each table's pictures go to the same worker: the pieces and compressed rows that worker kept from the
   table's last board make its next one cheap. One table's slow picture delays at most that worker's queue,
