@@ -4,9 +4,10 @@ wait for a decision its messages let a person make, and every game's log must re
     python bench/kill_loop.py [--kills 50] [--seed 1] [--between 0.3] [--log bot.log]
 
 Two tables (two people and a computer seat each) in two channels; the people click as soon as their game
-waits for them. Each round kills the bot (SIGKILL) either a random 0-1.5 s into the clicking, or while
-Discord has posted one of its messages but holds the answer (the window between a post and its save), then
-starts it again. A game that ends is replaced by a new one. Prints one JSON line:
+waits for them. Each round kills the bot (SIGKILL) either after a random 0-40 moves of play (and a pause of
+0-50 ms), or while Discord has posted one of its messages but holds the answer (the window between a post and
+its save), then starts it again: rounds are counted in moves, not seconds, so a busy machine plays as much.
+A game that ends is replaced by a new one. Prints one JSON line:
 
     kills, kills_between_post_and_save, moves_recorded, games, games_answerable (their pending decision made
     through the buttons after the last restart), verified_ok, verify_failures, errors_logged, seconds

@@ -1,11 +1,15 @@
 """Kill the bot (SIGKILL) at random moments while people play, and check afterwards that every open game
 waits for a decision its messages let a person make and that every game's log replays (`store verify`).
-`bench/kill_loop.py` prints the figures; `test_kill_loop.py` runs a few kills of the same loop."""
+`bench/kill_loop.py` prints the figures; `test_kill_loop.py` runs a few kills of the same loop.
+
+A round lasts a number of moves, not a time: the bot is killed after a random number of recorded moves (then a
+moment's random pause) or while Discord holds the answer to one of its posts, so how much gets played does not
+depend on the machine's speed. A round in which the games make no move (or the bot posts nothing) for
+`STUCK_SECONDS` fails, saying which."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import sys
 import time
@@ -16,6 +20,32 @@ from bot.store import Store
 from bot.store.replay import verify
 from devkit.world import TEST_SETTINGS, Bot, World, bot_environment
 from fakediscord import FakeChannel, FakeDiscord
+
+MOVES_BETWEEN = 40  # a round that kills at a random moment lets the games make up to this many moves first
+STUCK_SECONDS = 60.0  # far longer than any move or post takes, however busy the machine: the bot is stuck
+
+
+class Stuck(AssertionError):
+    """The games made no move, or the bot posted nothing, for STUCK_SECONDS after a restart."""
+
+
+def moves_made(store: Store) -> int:
+    """Every move the games in the database have recorded (a game's version counts its moves)."""
+    with store.backend.read() as tx:
+        return int(tx.execute("SELECT coalesce(sum(version), 0) FROM games").fetchone()[0])
+
+
+async def moves_later(store: Store, count: int, after_kill: int) -> None:
+    """Return once the games have recorded `count` more moves; Stuck if none is recorded for STUCK_SECONDS."""
+    target = moves_made(store) + count
+    last, quiet_since = -1, time.monotonic()
+    while (now := moves_made(store)) < target:
+        if now != last:
+            last, quiet_since = now, time.monotonic()
+        elif time.monotonic() - quiet_since > STUCK_SECONDS:
+            raise Stuck(f"after {after_kill} kills the games made no move in {STUCK_SECONDS:.0f} s "
+                        f"({target - now} of {count} still wanted)")
+        await asyncio.sleep(0.02)
 
 
 async def keep_playing(world: World, games: dict[FakeChannel, int], host: dict[FakeChannel, Any]) -> None:
@@ -55,18 +85,23 @@ async def run(kills: int, seed: int, tmp: Path, between_share: float = 0.3) -> d
         first_versions = {gid: store.game(gid).version for gid in games.values()}
         between = 0
         try:
-            for _ in range(kills):
+            for done in range(kills):
                 players = asyncio.create_task(keep_playing(world, games, host))
-                if rng.random() < between_share:
-                    held = fake.hold("POST", "/channels/{channel}/messages", when="after", times=1)
-                    with contextlib.suppress(TimeoutError):
-                        await held.reached(1, timeout=5)
+                try:
+                    if rng.random() < between_share:
+                        held = fake.hold("POST", "/channels/{channel}/messages", when="after", times=1)
+                        try:
+                            await held.reached(1, timeout=STUCK_SECONDS)
+                        except TimeoutError:
+                            raise Stuck(f"after {done} kills the bot posted nothing in {STUCK_SECONDS:.0f} s") from None
                         between += 1
-                else:
-                    await asyncio.sleep(rng.uniform(0.0, 1.5))
-                await bot.kill()
-                players.cancel()
-                await asyncio.gather(players, return_exceptions=True)
+                    else:
+                        await moves_later(store, rng.randint(0, MOVES_BETWEEN), done)
+                        await asyncio.sleep(rng.uniform(0.0, 0.05))
+                    await bot.kill()
+                finally:
+                    players.cancel()
+                    await asyncio.gather(players, return_exceptions=True)
                 fake.clear_faults()
                 await bot.start()
             answerable = 0

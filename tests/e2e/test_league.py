@@ -8,7 +8,6 @@ import io
 import re
 import subprocess
 import sys
-import time
 
 import pytest
 from openskill.models import PlackettLuce
@@ -257,8 +256,9 @@ async def test_the_rematch_seats_everyone_and_refuses_a_second_table(world: Worl
 
 # -- the replay -----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("bot_env", [{"TURISTA_TIME_SCALE": "0.05", "TURISTA_AUCTION_QUIET": "100"}])
-async def test_a_replay_of_a_150_turn_game_is_drawn_while_two_tables_play_with_their_boards_on_time(
-        world: World) -> None:
+async def test_a_replay_of_a_150_turn_game_is_drawn_while_two_tables_play_on(world: World) -> None:
+    """How quickly the boards come meanwhile is `bench/replay_load.py`'s to measure; here, that the tables are
+    answered while the replay is drawn, each click in Discord's 3 s (the fake refuses a later answer)."""
     long = await stored(world, [(world.ana.id, "Ana", ""), (world.beto.id, "Beto", ""), (None, "Lupita", "normal"),
                                 (None, "Chabelo", "dificil")], turns=150, seed=3)
     assert world.game(long).state.turn == 150  # type: ignore[union-attr]
@@ -266,43 +266,39 @@ async def test_a_replay_of_a_150_turn_game_is_drawn_while_two_tables_play_with_t
     second = await world.open_table(world.carl, [world.dora], channel=world.other)
     await world.start(first, world.ana)
     await world.start(second, world.carl, world.other)
-    boards: list[float] = []
+    meanwhile = {first: 0, second: 0}  # clicks answered with their table between the replay's command and picture
     drawing = asyncio.Event()
     done = asyncio.Event()
 
     async def play(gid: int, channel: object) -> None:
-        """Click as the game asks, timing each click to the table that shows its outcome, until the replay is
-        up (and a few clicks more)."""
+        """Click as the game asks, counting the clicks whose table came back while the replay was drawn, until
+        the replay is up (and a few clicks more)."""
         after = 0
         while after < 3:
             st = await world.settled(gid, channel)  # type: ignore[arg-type]
             if st.phase == "over":
                 return
-            started = time.perf_counter()
             await world.play_turn_step(gid, st, channel)  # type: ignore[arg-type]
             await world.settled(gid, channel)  # type: ignore[arg-type]
-            if drawing.is_set():
-                boards.append(time.perf_counter() - started)
+            meanwhile[gid] += drawing.is_set() and not done.is_set()
             after += done.is_set()
 
     tables = [asyncio.create_task(play(first, world.channel)), asyncio.create_task(play(second, world.other))]
     await asyncio.sleep(0.5)
     drawing.set()
-    start = time.perf_counter()
     reply = await world.slash(world.dora, "turista replay", world.other, game=long)
-    message = await reply.wait_message(lambda m: bool(m.attachments), timeout=30)
-    took = time.perf_counter() - start
+    message = await reply.wait_message(lambda m: bool(m.attachments), timeout=120)  # a hang, however busy
     done.set()
     await asyncio.gather(*tables)
     gif = message.attachments[0]
     assert gif.filename == "replay.gif" and not message.ephemeral
-    assert took < 30 and len(gif.data) < 8 * 1024 * 1024
+    assert len(gif.data) < 8 * 1024 * 1024
     picture = Image.open(io.BytesIO(gif.data))
     assert picture.format == "GIF" and picture.n_frames > 20 and picture.width == 550
     assert f"#{long}" in message.text and "150 turnos" in message.text
-    # The tables played on meanwhile, each click answered with its board as quickly as ever.
-    assert len(boards) >= 6, boards
-    assert max(boards) < 2.0 and sorted(boards)[len(boards) // 2] < 0.5, boards
+    # The tables played on meanwhile: a replay drawn in their way would have held their clicks until its end,
+    # letting through at most the one under way at each table.
+    assert min(meanwhile.values()) >= 2, meanwhile
     # While it was drawn, the answer said how far it got (every 3 s, 0.15 s here).
     progress = [p for p in message.history if "cuadros" in str(p.get("embeds"))]
     assert progress, message.history
