@@ -139,9 +139,8 @@ def test_the_bot_that_cannot_reach_discord_or_log_in_says_so_in_one_line(tmp_pat
 
 async def test_a_bot_stopped_while_it_connects_stops_at_once(tmp_path: Path) -> None:
     """Stopped between its commands' sync and its gateway connection (a sandbox left at once), the bot kept
-    retrying the connection on its closed session every 5 s until it was killed."""
-    import time
-
+    retrying the connection on its closed session every 5 s until it was killed: then `stop` kills it after its
+    20 s (a code other than 0) and the log has discord.py's "Retrying"."""
     from fakediscord import FakeDiscord
 
     async with FakeDiscord() as fake:
@@ -149,10 +148,8 @@ async def test_a_bot_stopped_while_it_connects_stops_at_once(tmp_path: Path) -> 
         env = {"DISCORD_TOKEN": "a-token", "TURISTA_DB": str(tmp_path / "t.db"), "TURISTA_LOG_LEVEL": "INFO"}
         process = await fake.launch("bot", log_path=tmp_path / "bot.log", env=env, cwd=tmp_path)
         await fake.wait_for_commands(timeout=30)
-        asked = time.monotonic()
         code = await process.stop(timeout=20)
-        seconds = time.monotonic() - asked
-    assert code == 0 and seconds < 5, (code, seconds, process.log)
+    assert code == 0, (code, process.log)
     assert "Retrying" not in process.log and "Traceback" not in process.log, process.log
 
 

@@ -27,7 +27,7 @@ async def test_heartbeats_are_acknowledged_as_a_gateway_does(tmp_path: Path) -> 
 
     Two minutes are too long for the suite, and with Discord's interval the mistake shows only past 10 s. So
     the fake's interval is shrunk to 0.25 s and the bot prints each latency it measures (this file, run as
-    the bot): a dozen heartbeats in 3 s, each of which must measure far less than an interval. Before the
+    the bot): a dozen heartbeats (waited for, a minute at most), none of which may measure an interval. Before the
     fake answered as a gateway across a network does, half of them measured 0.25 s."""
     log_path = tmp_path / "bot.log"
     tests_dir = Path(__file__).resolve().parent
@@ -39,7 +39,7 @@ async def test_heartbeats_are_acknowledged_as_a_gateway_does(tmp_path: Path) -> 
                                     extra_pythonpath=[tests_dir])
         try:
             await fake.wait_for_commands(timeout=30)
-            for _ in range(200):  # the log is a file: read it every 0.1 s, for 20 s at most
+            for _ in range(600):  # the log is a file: read it every 0.1 s, for a minute at most (a hang)
                 if len(LATENCY.findall(process.log)) >= 12:
                     break
                 await asyncio.sleep(0.1)
@@ -47,7 +47,9 @@ async def test_heartbeats_are_acknowledged_as_a_gateway_does(tmp_path: Path) -> 
             await process.stop()
     log = process.log
     latencies = [float(x) for x in LATENCY.findall(log)]
-    assert max(latencies) < INTERVAL / 2, latencies
+    # Timed from the previous heartbeat, a latency is a whole interval or more; a true one is a fraction of it,
+    # even on a busy machine (it would take the bot's loop stalling for most of an interval to reach 0.9 of one).
+    assert len(latencies) >= 12 and max(latencies) < 0.9 * INTERVAL, latencies
     assert "Can't keep up" not in log and "blocked for more than" not in log, log
     # discord.py's warning that voice needs PyNaCl is dropped (the bot has no voice); the log has nothing else.
     assert "voice will NOT be supported" not in log and "WARNING" not in log and "Traceback" not in log, log

@@ -277,7 +277,8 @@ def test_the_readmes_example_plays_as_printed(tmp_path: Path) -> None:
 @pytest.mark.parametrize("terminal", [False, True], ids=["pipe", "terminal"])
 def test_ctrl_c_leaves_at_once(tmp_path: Path, terminal: bool) -> None:
     """Ctrl+C printed ^C and waited for Enter (the thread reading the line was waited for), then exited 130.
-    It leaves at once, as /quit and Ctrl+D do: from a terminal (the key) and from a pipe (the signal)."""
+    It leaves at once, as /quit and Ctrl+D do: from a terminal (the key) and from a pipe (the signal). Nothing
+    here ever presses Enter, so leaving at all is the proof; the minute allowed is for a busy machine."""
     command = [sys.executable, "-m", "bot", "sandbox", "--no-open", "--out", str(tmp_path / "out")]
     output = b""
     if terminal:
@@ -295,17 +296,15 @@ def test_ctrl_c_leaves_at_once(tmp_path: Path, terminal: bool) -> None:
     while b"Ana> " not in output and time.monotonic() < deadline:
         output += read()
     assert b"Ana> " in output, output.decode()
-    pressed = time.monotonic()
     if terminal:
         os.write(fd, b"\x03")  # the terminal turns it into SIGINT for the sandbox and its bot
     else:
         child.send_signal(signal.SIGINT)
     while chunk := _read_until_closed(read):
         output += chunk
-    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) if terminal else child.wait(10)
-    seconds = time.monotonic() - pressed
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) if terminal else child.wait(60)
     printed = output.decode()
-    assert code == 130 and seconds < 10, (code, seconds, printed)
+    assert code == 130, (code, printed)
     assert printed.rstrip().endswith("Hasta luego.") and "Traceback" not in printed and "Fatal" not in printed
 
 

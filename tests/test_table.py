@@ -4,7 +4,7 @@ the clocks. A face here is a recording of what it was told (`bot.table.face.Face
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -62,6 +62,16 @@ class Place:
     sessions: Sessions
     lobby: Lobby
     faces: dict[int, RecordedFace]
+
+
+async def eventually(happened: Callable[[], bool], what: str, within: float = 60.0) -> None:
+    """Wait until `happened()`, however busy the machine: `within` seconds only tell a hang from a slow run."""
+    try:
+        async with asyncio.timeout(within):
+            while not happened():
+                await asyncio.sleep(0.01)
+    except TimeoutError:
+        raise AssertionError(f"not within {within:.0f} s: {what}") from None
 
 
 CONFIG = Config(token="", db="", dev_guild=None, pace=0.0, auction_quiet=30.0, time_scale=1.0, seed=7,
@@ -180,11 +190,7 @@ async def test_a_move_the_face_could_not_show_is_kept_and_shown_later(place: Pla
     events = await session.run(Action(kind="roll", seat=st.current), session.user_of(st.current))
     assert isinstance(events, list)
     assert place.store.game(gid).version == st.version + 1
-    for _ in range(100):
-        if ("restore", st.version + 1) in place.faces[gid].told:
-            break
-        await asyncio.sleep(0.01)
-    assert ("restore", st.version + 1) in place.faces[gid].told
+    await eventually(lambda: ("restore", st.version + 1) in place.faces[gid].told, "the move shown later")
 
 
 async def test_the_clock_warns_then_plays_for_an_absent_person(place: Place) -> None:
@@ -196,10 +202,7 @@ async def test_the_clock_warns_then_plays_for_an_absent_person(place: Place) -> 
     session.row.deadline = None
     session.arm_timers()
     face = place.faces[gid]
-    for _ in range(200):
-        if any(kind == "show" for kind, _ in face.told):
-            break
-        await asyncio.sleep(0.01)
+    await eventually(lambda: any(kind == "show" for kind, _ in face.told), "the move played for the absent seat")
     notices = [told.key for kind, told in face.told if kind == "tell"]
     assert notices[:2] == ["table.timeout_warning", "table.played_for"]
     assert session.state is not None and session.state.version > st.version
@@ -220,22 +223,24 @@ async def test_a_computer_seat_plays_its_own_turns(place: Place) -> None:
     session = await place.sessions.for_game(gid)
     assert session is not None
     session.after_change()
-    # People play cautiously until a computer has moved.
-    for _ in range(300):
-        st = session.state
-        assert st is not None
-        if any(e.actor is None for e in place.store.log(gid) if e.action):
-            break
-        people = [s for s in st.seat_to_act() if not session.plays_itself(s)]
-        if people:
-            seat = people[0]
-            kinds = {a.kind: a for a in legal_actions(st, seat)}
-            action = next((kinds[k] for k in ("end_turn", "decline", "pass_bid", "roll", "pay_fine") if k in kinds),
-                          None)
-            if action is not None:
-                await session.run(action, session.user_of(seat))
-        await asyncio.sleep(0.005)
-    assert any(e.actor is None for e in place.store.log(gid) if e.action)
+    # People play cautiously until a computer has moved (a minute only tells a hang from a busy machine).
+
+    def a_computer_moved() -> bool:
+        return any(e.actor is None for e in place.store.log(gid) if e.action)
+
+    async with asyncio.timeout(60):
+        while not a_computer_moved():
+            st = session.state
+            assert st is not None
+            people = [s for s in st.seat_to_act() if not session.plays_itself(s)]
+            if people:
+                seat = people[0]
+                kinds = {a.kind: a for a in legal_actions(st, seat)}
+                action = next((kinds[k] for k in ("end_turn", "decline", "pass_bid", "roll", "pay_fine")
+                               if k in kinds), None)
+                if action is not None:
+                    await session.run(action, session.user_of(seat))
+            await asyncio.sleep(0.005)
 
 
 async def test_a_rematch_seats_everyone_again_with_the_same_rules_and_refuses_a_second_table(place: Place) -> None:

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from devkit.world import World
+from fakediscord.snowflake import snowflake_time
 
 
 @pytest.fixture
@@ -27,6 +28,7 @@ async def test_a_restart_resumes_the_decision_clock(world: World) -> None:
     user = world.user_of(gid, st.current)
     # Half the time gone (3 s of the 6), a warning; at the deadline, the move played for them.
     warning = await world.fake.wait_for_message(world.channel, lambda m: "⏳" in m.text, timeout=15, threads=True)
-    assert f"<@{user.id}>" in warning.content and deadline - 3.5 <= time.time() < deadline
+    posted = snowflake_time(warning.id).timestamp()  # when the bot posted it, not when this test looked
+    assert f"<@{user.id}>" in warning.content and deadline - 3.5 <= posted < deadline
     await world.fake.wait_for(lambda: world.game(gid).version > st.version, timeout=15, what="the move played")
     assert time.time() >= deadline - 0.1

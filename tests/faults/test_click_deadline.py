@@ -4,7 +4,6 @@ try that could not be over in time is never sent."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 import pytest
@@ -48,13 +47,15 @@ async def test_a_click_discord_keeps_refusing_gets_no_late_answer(world: World) 
     refused = world.fake.fail("POST", CALLBACK, status=429, retry_after=1.0, times=None)
     user = world.user_of(gid, world.game(gid).state.current)  # type: ignore[union-attr]
     reply = await world.fake.click(user, table, world.custom_id(table, "roll"))
-    # The answer, the deferral at once, and two more a second apart: a fifth could not be over in time.
-    await asyncio.sleep(3.2)  # Discord's 3 s, and a little more
+    # The answer, the deferral at once, and two more a second apart (fewer if the machine is slow to try them): a
+    # fifth could not be over in time. Until the bot says it gave up, however long that takes on a busy machine.
+    given_up = "a click was not answered within Discord's 3 s"
+    await world.eventually(lambda: given_up in world.bot.log(), timeout=60, what="the bot to give the click up")
     refused.clear()
     after = await world.settled(gid)  # the move is made and the table shows it all the same
     assert after.version > version and world.version_of(table) == after.version
-    assert refused.hits == 4 and not reply.acknowledged and world.fake.errors == []
+    assert 2 <= refused.hits <= 4 and not reply.acknowledged and world.fake.errors == []
     log = world.bot.log()
-    assert log.count("a click was not answered within Discord's 3 s") == 1
+    assert log.count(given_up) == 1
     # Discord shows this click as failed: nothing could have answered it in time.
     del world.fake.state.replies[reply.interaction_id]
