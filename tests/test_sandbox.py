@@ -19,11 +19,15 @@ from bot.face.i18n import BOT
 from bot.sandbox.commands import INTEGER, STRING, Refusal, fold, pick, resolve, starts_a_word, typed_options
 from bot.sandbox.inputs import Press, Slash, Verb, parse
 from bot.sandbox.printer import Printer
-from bot.sandbox.table import session_folder
+from bot.sandbox.table import SANDBOX, session_folder
 from bot.store import Store
 from fakediscord import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser
 
 SCRIPT = Path(__file__).parent / "data" / "sandbox-short.txt"
+
+
+def SANDBOX_ES(key: str, **params: object) -> str:  # noqa: N802 - reads as the catalogue it is
+    return SANDBOX.text("es", f"sandbox.{key}", **params)
 
 
 def sandbox(tmp_path: Path, *args: str, stdin: str | None = None) -> tuple[int, str]:
@@ -90,6 +94,7 @@ as Ana
 3
 /bid abc
 /pujar cantidad:12x
+/pujar NINES
 /turista addbot experto
 /roll now
 /mortgage
@@ -98,7 +103,7 @@ look
 look
 /quit
 /turista end
-"""
+""".replace("NINES", "9" * 400)
 
 
 def test_the_sandbox_has_no_traps(tmp_path: Path) -> None:
@@ -123,6 +128,7 @@ def test_the_sandbox_has_no_traps(tmp_path: Path) -> None:
     # Malformed options answer as Discord's client would, never with Python's words.
     assert "? La opción «cantidad» es un número entero: «abc» no lo es." in lines
     assert "? La opción «cantidad» es un número entero: «12x» no lo es." in lines
+    assert "? La opción «cantidad» es como máximo 9,007,199,254,740,991." in lines  # 400 digits: no OverflowError
     assert any(line.startswith("? La opción «nivel» no admite «experto»; elige: fácil, normal") for line in lines)
     assert "? El comando /tirar no lleva nada más: sobra «now»." in lines
     assert "? Falta la opción «titulo» de /hipotecar." in lines
@@ -401,6 +407,35 @@ async def test_option_values_are_read_as_discords_client_reads_them() -> None:
 
     command = resolve([BUILD], ["construir", "fuencarral", "2"], {}, "es")
     assert await typed_options(command, "es", {}, titles) == {"property": "1", "count": 2}
+
+
+async def test_a_number_of_any_size_is_refused_as_discords_client_refuses_it() -> None:
+    """`/bid` with 309 digits, or `/turista new start_cash:` with 400, ended the session with an OverflowError: an
+    int too large for a float. Discord's client takes an INTEGER within ±(2^53 − 1): past that, the limit."""
+
+    async def nothing(option: object, value: str, filled: dict[str, object]) -> list[dict[str, str]]:
+        return []
+
+    async def refused(line: str) -> tuple[str, dict[str, object]]:
+        meaning = parse(line)
+        assert isinstance(meaning, Slash)
+        registered = [NEW] if "nueva" in line else REGISTERED
+        with pytest.raises(Refusal) as refusal:
+            await typed_options(resolve(registered, meaning.words, meaning.named, "es"), "es", {}, nothing)
+        return refusal.value.code, refusal.value.params
+
+    for digits in (309, 400, 5000):
+        assert await refused("/pujar " + "9" * digits) == ("too_big", {"option": "cantidad",
+                                                                       "limit": "9,007,199,254,740,991"})
+    assert (await refused("/turista nueva start_cash:" + "1" * 400))[0] == "too_big"
+    assert await refused("/pujar -" + "9" * 400) == ("too_small", {"option": "cantidad", "limit": "1"})
+    assert (await refused("/pujar 9007199254740992"))[0] == "too_big"
+    meaning = parse("/pujar 9,007,199,254,740,991")
+    assert isinstance(meaning, Slash)
+    assert await typed_options(resolve(REGISTERED, meaning.words, meaning.named, "es"), "es", {}, nothing) == {
+        "amount": 2**53 - 1}
+    assert SANDBOX_ES("too_big", option="cantidad", limit="9,007,199,254,740,991") == (
+        "La opción «cantidad» es como máximo 9,007,199,254,740,991.")
 
 
 def test_the_printer_numbers_controls_in_screen_order_and_opens_each_board_once(tmp_path: Path) -> None:

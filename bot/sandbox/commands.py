@@ -21,6 +21,10 @@ SUBS = (SUB_COMMAND, SUB_GROUP)
 YES = {"1", "true", "yes", "si", "on", "verdadero"}
 NO = {"0", "false", "no", "off", "falso"}
 WORD = re.compile(r"\w+")
+DIGITS = re.compile(r"[-+]?\d+")
+# Discord's limits of number options: an INTEGER is within ±(2^53 − 1), a NUMBER (a double) within ±2^53.
+INTEGER_LIMIT, NUMBER_LIMIT = 2**53 - 1, 2**53
+LIMIT_PAST = 10**31  # what a typed integer of more than 30 digits is compared as: past either limit
 
 
 class Refusal(Exception):
@@ -212,15 +216,30 @@ async def _value(option: Mapping[str, Any], value: str, lang: str, people: Mappi
 
 
 def _number(option: Mapping[str, Any], value: str, label: str) -> int | float:
+    """A number option's value, refused as Discord's client refuses it: not a number, or outside the option's
+    limits or Discord's own (an INTEGER within ±(2^53 − 1), a NUMBER within ±2^53), however many digits."""
+    integer = option["type"] == INTEGER
     cleaned = value.replace(",", "").replace("$", "").replace("_", "").strip()
-    try:
-        number: int | float = int(cleaned) if option["type"] == INTEGER else float(cleaned)
-    except ValueError:
-        number = math.nan
-    if not math.isfinite(number):
-        raise Refusal("not_integer" if option["type"] == INTEGER else "not_number", option=label, value=value)
-    if "min_value" in option and number < option["min_value"]:
-        raise Refusal("too_small", option=label, limit=option["min_value"])
-    if "max_value" in option and number > option["max_value"]:
-        raise Refusal("too_big", option=label, limit=option["max_value"])
-    return number
+    not_one = Refusal("not_integer" if integer else "not_number", option=label, value=value)
+    number: int | float
+    if DIGITS.fullmatch(cleaned):
+        # Compared as an int, never as a float (which holds no int of over 308 digits); Python reads at most
+        # 4,300 digits into an int, and a number of more than 30 is past every limit on the side of its sign.
+        past = len(cleaned.lstrip("+-").lstrip("0")) > 30
+        number = (-LIMIT_PAST if cleaned.startswith("-") else LIMIT_PAST) if past else int(cleaned)
+    elif integer:
+        raise not_one
+    else:
+        try:
+            number = float(cleaned)  # 1e400 is inf: too big, below
+        except ValueError:
+            raise not_one from None
+        if math.isnan(number):
+            raise not_one
+    limit = INTEGER_LIMIT if integer else NUMBER_LIMIT
+    low, high = max(option.get("min_value", -limit), -limit), min(option.get("max_value", limit), limit)
+    if number < low:
+        raise Refusal("too_small", option=label, limit=f"{low:,}")
+    if number > high:
+        raise Refusal("too_big", option=label, limit=f"{high:,}")
+    return number if integer else float(number)
