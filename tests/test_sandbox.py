@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -244,6 +245,128 @@ def message(printed: str, number: int) -> str:
     found = [chunk for chunk in printed.split("── #")[1:] if chunk.startswith(f"{number} ")]
     assert found, f"message #{number} is not in:\n{printed}"
     return "── #" + found[-1]
+
+
+RULES = """\
+/turista new
+Reglas de la casa
+elige 2.4 +Bote, -Dobles
+elige 2.4 -subasta
+elige 2.4 Bote
+/quit
+"""
+
+
+def test_a_list_of_several_shows_what_is_ticked_and_plus_or_minus_changes_one(tmp_path: Path) -> None:
+    """`select 2.4 Pot` kept only the pot: eight house rules went off without a word, and nothing showed which
+    were ticked. The ticked options print with a ✓, the list says that choosing replaces them, and `+X` / `-X`
+    tick or untick one and leave the rest."""
+    script = tmp_path / "rules.txt"
+    script.write_text(RULES)
+    code, printed = sandbox(tmp_path, "--script", str(script), "--out", str(tmp_path / "out"))
+    assert code == 0 and "\n? " not in printed, printed
+    after = answers(printed)
+
+    def rules_list(line: str) -> str:
+        shown = message(after[line], 2)
+        (listed,) = [row for row in shown.splitlines() if row.startswith("   [2.4] ▾ ")]
+        hint = shown.splitlines()[shown.splitlines().index(listed) + 1]
+        assert hint == "   " + SANDBOX_ES("several", number="2.4"), shown
+        return listed
+
+    first = rules_list("Reglas de la casa")
+    assert "✓ Subasta si nadie compra, Bote en el descanso, ✓ Renta doble" in first
+    assert "✓ Dobles: otro tiro" in first and "✓ Un hilo por partida" in first
+    changed = rules_list("elige 2.4 +Bote, -Dobles")
+    assert "✓ Subasta si nadie compra, ✓ Bote en el descanso, ✓ Renta doble" in changed
+    assert ", Dobles: otro tiro, ✓ Tres dobles: deportado" in changed and "✓ Un hilo por partida" in changed
+    assert ": Subasta si nadie compra, ✓ Bote en el descanso" in rules_list("elige 2.4 -subasta")
+    # Without + or -, the values chosen are the whole set, as in Discord's client.
+    assert "   Reglas: Bote en el descanso\n" in message(after["elige 2.4 Bote"], 2)
+    assert rules_list("elige 2.4 Bote").count("✓") == 1
+
+
+IDLE = """\
+import sys
+import bot.sandbox.table as table
+original = table.Sandbox._bot_env
+table.Sandbox._bot_env = lambda self: {**original(self), "TURISTA_AUCTION_QUIET": "2", "TURISTA_TIME_SCALE": "0.05"}
+from bot.sandbox import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_what_happens_while_the_person_is_idle_prints_when_it_happens_in_order(tmp_path: Path) -> None:
+    """Typed at the prompt, then nothing: an auction that closed while idle never appeared until the next input,
+    and the clock's warning printed after the table it came before. Here Ana declines a title and types nothing
+    more; the auction closing (2 s of quiet here), the clock's warning, the computer playing for her and Beto's
+    turn all print, in that order, while the sandbox waits at its prompt. (A minute of a decision lasts 3 s.)"""
+    child = subprocess.Popen(
+        [sys.executable, "-c", IDLE, "--seed", "1", "--pace", "0.05", "--no-open", "--out", str(tmp_path / "out")],
+        cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write(b"/turista new\nas Beto\n/turista join\nas Ana\nEmpezar\nTirar\nNo comprar\n")
+    child.stdin.flush()
+    output = b""
+    os.set_blocking(child.stdout.fileno(), False)
+    deadline = time.monotonic() + 120  # a hang, however busy the machine: the clock here runs out in 6 s
+    while "Turno 2 · Beto".encode() not in output and child.poll() is None and time.monotonic() < deadline:
+        try:
+            output += os.read(child.stdout.fileno(), 65536)
+        except BlockingIOError:
+            time.sleep(0.05)
+    child.stdin.write(b"/quit\n")
+    child.stdin.close()
+    os.set_blocking(child.stdout.fileno(), True)
+    output += child.stdout.read()
+    assert child.wait(60) == 0
+    printed = output.decode()
+    happened = ["🔨 Subasta: Línea Aérea Americana", "La subasta se cerró.", "⏳ @Ana, la mesa te espera",
+                "🤖 La computadora jugó por Ana.", "🎲 Turno 2 · Beto"]
+    at = [printed.find(text) for text in happened]
+    assert -1 not in at and at == sorted(at), (at, printed)
+
+
+def test_changes_printed_together_go_in_the_order_they_happened(tmp_path: Path) -> None:
+    """A table, then the clock's warning posted after it, then the table edited: printed together, the table
+    (as it is now) comes first, as it was posted first; once printed, an edit of it goes by the edit's time."""
+    guild = FakeGuild(1, "Sandbox", owner_id=2)
+    channel = FakeChannel(3, guild, "turista")
+    bot = FakeUser(2, "Turista", bot=True)
+    epoch = 1_420_070_400_000  # Discord's, in ms: a snowflake is its time since then, shifted by 22 bits
+    at = lambda seconds: int(seconds * 1000 - epoch) << 22  # noqa: E731
+    iso = lambda seconds: datetime.fromtimestamp(seconds, tz=UTC).isoformat()  # noqa: E731
+    table = FakeMessage(at(1_800_000_000), channel, bot, content="table", edited_timestamp=iso(1_800_000_002))
+    warning = FakeMessage(at(1_800_000_001), channel, bot, content="warning")
+    printer = Printer(tmp_path, open_pictures=False, words=lambda key, **params: key)
+    assert sorted([warning, table], key=printer.changed_at) == [table, warning]
+    printer.track([table, warning])
+    printer.show(table)
+    printer.show(warning)
+    assert sorted([table, warning], key=printer.changed_at) == [warning, table]
+
+
+async def test_wait_n_waits_n_seconds_and_wait_alone_until_the_table_is_still(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`wait 5` waited for 5 s of quiet, up to a minute, where the help says it lets the table play 5 s. Now it
+    waits those seconds (what happens meanwhile prints as it happens); `wait` alone waits until the table has
+    been still for 3 s, which scripts use to let the computers finish whatever the machine's speed."""
+    from bot.sandbox import parse_args
+    from bot.sandbox.table import WAIT_QUIET, Sandbox
+
+    box = Sandbox(parse_args(["--no-open", "--out", str(tmp_path / "out")]), names=["Ana"])
+    settled: list[float] = []
+
+    async def settle(quiet: float = 1.0, cap: float = 60.0) -> None:
+        settled.append(quiet)
+
+    monkeypatch.setattr(box, "_settle", settle)
+    monkeypatch.setattr(box, "_print_changed", lambda: False)
+    began = time.monotonic()
+    assert await box.handle("espera 0.3")
+    assert time.monotonic() - began >= 0.3 and settled == []
+    assert await box.handle("wait") and settled == [WAIT_QUIET] == [3.0]
 
 
 ROOT = Path(__file__).resolve().parent.parent

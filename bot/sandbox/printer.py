@@ -16,18 +16,21 @@ import shutil
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from bot.sandbox.commands import Refusal, fold, starts_a_word
 from fakediscord import FakeMessage
 from fakediscord.models import walk_components
+from fakediscord.snowflake import snowflake_time
 
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 ACTION_ROW, TEXT_INPUT = 1, 4
 NUMBER = re.compile(r"^\d+\.\d+$")
 # The table's board, as the bot names its picture: the one picture opened in a viewer.
 BOARD_PICTURE = "board.png"
+TICKED = "✓ "  # before an option of a list that is ticked (chosen) now
 
 
 @dataclass
@@ -41,6 +44,11 @@ class Control:
     @property
     def is_select(self) -> bool:
         return self.component.get("type") in SELECT_TYPES
+
+    @property
+    def several(self) -> bool:
+        """A list of which several options may be ticked at once (the house rules, a trade's titles)."""
+        return self.is_select and int(self.component.get("max_values") or 1) > 1
 
     @property
     def label(self) -> str:
@@ -107,6 +115,14 @@ class Printer:
         """The messages that are new or were edited since they were last printed."""
         return [m for m in messages if not m.loading and self._seen.get(m.id) != len(m.history)]
 
+    def changed_at(self, message: FakeMessage) -> float:
+        """When what is printed of `message` happened: its post if it was never printed (its edits since come
+        with it), else its last edit. Changes printed together go in this order: a warning posted after a table
+        prints after it, though the table was edited again later."""
+        if message.id in self._seen and message.edited_timestamp:
+            return datetime.fromisoformat(message.edited_timestamp).timestamp()
+        return snowflake_time(message.id).timestamp()
+
     def show(self, message: FakeMessage, *, viewer: int | None = None) -> list[str]:
         """Lines for `message`, whose number `track` gave; its controls replace what it showed before. An
         ephemeral message says whom it is for: "only you" when that is `viewer`."""
@@ -162,17 +178,23 @@ class Printer:
         controls: list[Control] = []
         lines = []
         for row in rows(message.components):
-            shown = []
+            shown, hints = [], []
             for component in row:
                 control = Control(f"{number}.{len(controls) + 1}", message, component)
                 controls.append(control)
                 if control.is_select:
-                    options = ", ".join(o.get("label", "") for o in component.get("options") or [])
+                    # The options ticked now (`default`), as Discord's client shows them in the list: in a list of
+                    # several, choosing replaces the ticked set, so what stays ticked has to be seen.
+                    options = ", ".join(TICKED * bool(o.get("default")) + o.get("label", "")
+                                        for o in component.get("options") or [])
                     shown.append(f"[{control.number}] ▾ {control.label}" + (f": {options}" if options else ""))
+                    if control.several:
+                        hints.append("   " + self.words("several", number=control.number))
                 else:
                     off = " (off)" if component.get("disabled") else ""
                     shown.append(f"[{control.number}] {control.label}{off}")
             lines.append("   " + "  ".join(shown))
+            lines += hints
         self.controls[message.id] = controls
         for control in controls:
             self.gone.pop(control.number, None)

@@ -25,6 +25,8 @@ from words import Catalogue
 # The sandbox's catalogue: the game's texts and its own (data/i18n/<lang>/sandbox.toml).
 SANDBOX = Catalogue("sandbox")
 
+WAIT_QUIET = 3.0  # seconds of quiet that `wait` (without a number) waits for
+
 # What the fake driver raises when a click or a command could not be sent (a message changed in between).
 DRIVER_ERRORS = (LookupError, ValueError, TypeError, PermissionError)
 
@@ -81,7 +83,12 @@ class Sandbox:
                 if self.args.script is None:
                     self.say(self.text("help"))
                 self.say(self.text("quit_hint"))
-                code = await self._loop()
+                watcher = asyncio.create_task(self._watch())
+                try:
+                    code = await self._loop()
+                finally:
+                    watcher.cancel()
+                    await asyncio.gather(watcher, return_exceptions=True)
                 if not process.running:
                     self.say(self.text("bot_stopped"))
                     code = 1
@@ -134,7 +141,7 @@ class Sandbox:
             try:
                 raw = await self._input(f"{self.me.name}> ")
             except EOFError:
-                print()
+                self.say("")
                 return
             yield raw
 
@@ -146,7 +153,7 @@ class Sandbox:
         return raw
 
     def say(self, line: str) -> None:
-        print(line, flush=True)
+        self.terminal.say([line])
 
     # -- one input ----------------------------------------------------------------------------------------
     async def handle(self, line: str) -> bool:
@@ -186,8 +193,14 @@ class Sandbox:
                 self._show(boards[-1])
             else:
                 self.say(self.text("no_board"))
+        elif verb.arg:
+            # N seconds by the clock: the table plays on and what it does prints as it happens (`_watch`).
+            await asyncio.sleep(float(verb.arg))
+            self._print_changed()
         else:
-            await self._settle(quiet=float(verb.arg or 3))
+            # Until the table has been quiet for a moment, however long its computers take (a minute at most):
+            # what a script waits with, so that it plays the same on a slow machine.
+            await self._settle(quiet=WAIT_QUIET)
         return True
 
     def _switch(self, name: str) -> None:
@@ -208,11 +221,15 @@ class Sandbox:
             raise Refusal("gone", label=control.label) from None
 
     async def _choose(self, choose: Choose) -> None:
+        """Choose in a list. In a list of several, the values chosen are what stays ticked, as in Discord's
+        client; `+X` ticks X and `-X` unticks it, keeping the rest as the list shows it ticked now."""
         control = self.printer.find(choose.target, select=True)
         component = control.component
         options = component.get("options") or []
-        values: list[Any] = []
-        for wanted in choose.values:
+        changes = control.several and any(w[:1] in "+-" and len(w) > 1 for w in choose.values)
+        values: list[Any] = [o["value"] for o in options if o.get("default")] if changes else []
+        for typed in choose.values:
+            sign, wanted = (typed[0], typed[1:].strip()) if changes and typed[:1] in "+-" else ("", typed)
             if component.get("type") == USER:
                 person = self.users.get(fold(wanted.lstrip("@")))
                 if person is None:
@@ -227,7 +244,11 @@ class Sandbox:
             if index is None:
                 raise Refusal("not_in_list", value=wanted, label=control.label,
                               choices=", ".join(o.get("label", "") for o in options))
-            values.append(options[index]["value"])
+            value = options[index]["value"]
+            if sign == "-":
+                values = [v for v in values if v != value]
+            elif value not in values:
+                values.append(value)
         low, high = component.get("min_values", 1), component.get("max_values", 1)
         if not low <= len(values) <= high:
             raise Refusal("list_count", label=control.label, min=low, max=high)
@@ -257,8 +278,7 @@ class Sandbox:
     # -- printing what the bot did ----------------------------------------------------------------------
     def _show(self, message: FakeMessage) -> None:
         self.printer.track(self.all_messages())
-        for line in self.printer.show(message, viewer=self.me.id if self.me else None):
-            self.say(line)
+        self.terminal.say(self.printer.show(message, viewer=self.me.id if self.me else None))
 
     def _visible(self) -> list[FakeMessage]:
         """What the people at the table see: the public messages, and the private ones the bot answered them
@@ -267,10 +287,21 @@ class Sandbox:
         return [m for m in self.all_messages() if not m.ephemeral or owner_of(m) in ours]
 
     def _print_changed(self) -> bool:
-        changed = self.printer.changed(self._visible())
+        """Print what is new or changed since it was last printed, in the order it happened."""
+        changed = sorted(self.printer.changed(self._visible()), key=self.printer.changed_at)
         for message in changed:
             self._show(message)
         return bool(changed)
+
+    async def _watch(self) -> None:
+        """Print what the bot posts or changes the moment it does, while the person is idle at the prompt too: a
+        computer's turn, an auction that closes, the clock's warning. (A change is printed once, whoever prints
+        it first: this, or an input's wait for its answer.)"""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await self.fake.wait_for(lambda: self.printer.changed(self._visible()), timeout=3600,
+                                         what="a change at the table")
+            self._print_changed()
 
     async def _answer(self, reply: Reply) -> None:
         before = self._versions()
@@ -379,6 +410,20 @@ class Terminal:
 
     def __init__(self) -> None:
         self._pending = b""  # what was read from a pipe after the last line handed out
+        self._prompt: str | None = None  # the prompt on screen while a line is being typed
+        self._lock = threading.Lock()  # the reading thread writes the prompt, the event loop everything else
+
+    def say(self, lines: list[str]) -> None:
+        """Print `lines`. While a line is being typed they go above its prompt, shown again below them: what
+        happens while the person is idle prints when it happens."""
+        with self._lock:
+            out = sys.stdout
+            if self._prompt is not None:
+                out.write("\r\033[K" if out.isatty() else "\n")  # the prompt's line cleared, or ended
+            out.write("".join(f"{line}\n" for line in lines))
+            if self._prompt is not None:
+                out.write(self._prompt)
+            out.flush()
 
     async def read(self, prompt: str) -> str:
         """The next line (without its end); EOFError at Ctrl+D or the end of the input."""
@@ -405,10 +450,19 @@ class Terminal:
         return await answer
 
     def _line(self, prompt: str) -> str:
+        with self._lock:
+            sys.stdout.write(prompt)
+            sys.stdout.flush()
+            self._prompt = prompt
+        try:
+            return self._typed()
+        finally:
+            with self._lock:
+                self._prompt = None
+
+    def _typed(self) -> str:
         if sys.stdin.isatty():
-            return input(prompt)  # line editing, and a Ctrl+C that reaches the session
-        sys.stdout.write(prompt)
-        sys.stdout.flush()
+            return input()  # a Ctrl+C that reaches the session (the prompt is written above, under the lock)
         while b"\n" not in self._pending:
             chunk = os.read(sys.stdin.fileno(), 65536)
             if not chunk:
