@@ -74,7 +74,8 @@ def test_scripted_sandbox_plays_a_short_game(tmp_path: Path) -> None:
 
 
 def test_sandbox_refuses_bad_arguments(tmp_path: Path) -> None:
-    for args in (["--players", "7"], ["--edition", "nope"], ["--script", str(tmp_path / "missing.txt")]):
+    for args in (["--players", "7"], ["--edition", "nope"], ["--script", str(tmp_path / "missing.txt")],
+                 ["--manager", "Zoe"]):
         done = subprocess.run(
             [sys.executable, "-m", "bot", "sandbox", *args], capture_output=True, text=True, timeout=60
         )
@@ -284,6 +285,18 @@ def test_a_list_of_several_shows_what_is_ticked_and_plus_or_minus_changes_one(tm
     # Without + or -, the values chosen are the whole set, as in Discord's client.
     assert "   Reglas: Bote en el descanso\n" in message(after["elige 2.4 Bote"], 2)
     assert rules_list("elige 2.4 Bote").count("✓") == 1
+
+
+def test_nobody_manages_the_server_but_the_manager_given(tmp_path: Path) -> None:
+    """`/turista season new` is for someone who manages the server, which nobody at the sandbox's table did:
+    `--manager Beto` makes Beto one (Ana still is not)."""
+    script = tmp_path / "season.txt"
+    script.write_text("/turista temporada nueva\nas Beto\n/turista temporada nueva\n/quit\n")
+    code, printed = sandbox(tmp_path, "--script", str(script), "--out", str(tmp_path / "out"), "--manager", "Beto")
+    assert code == 0, printed
+    ana, beto = printed.split("Beto> /turista temporada nueva")
+    assert "Solo quien puede gestionar el servidor empieza una temporada nueva." in ana
+    assert "¿Empezar la temporada 2?" in beto and "Solo quien puede gestionar" not in beto
 
 
 IDLE = """\

@@ -35,6 +35,9 @@ def parse_args(argv: Sequence[str] | None, prog: str = "python -m bot sandbox") 
                              "time (sandbox-out/YYYY-MM-DD-HHMM/) with the pictures, the database and the bot's log "
                              "(default: sandbox-out)")
     parser.add_argument("--lang", choices=("es", "en"), default="es", help="the players' Discord language")
+    parser.add_argument("--manager", metavar="NAME", default=None,
+                        help="this person manages the server (Manage Server), as /turista season new asks; "
+                             "otherwise nobody at the table does")
     parser.add_argument("--pace", type=float, default=0.3, metavar="SECONDS",
                         help="how long a computer seat waits before each move (default: 0.3; the bot's own "
                              "default is 1.5)")
@@ -46,6 +49,8 @@ def parse_args(argv: Sequence[str] | None, prog: str = "python -m bot sandbox") 
         parser.error("--players must be between 1 and 6")
     if args.computers < 0 or args.players + args.computers > 6:
         parser.error("--computers must be 0 or more, and a table has at most 6 seats")
+    if args.manager is not None and args.manager.casefold() not in {n.casefold() for n in NAMES[: args.players]}:
+        parser.error(f"--manager must be one of the people at the table: {', '.join(NAMES[: args.players])}")
     if args.edition not in available():
         parser.error(f"unknown edition {args.edition!r}")
     if args.script is not None and not args.script.is_file():

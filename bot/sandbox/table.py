@@ -25,6 +25,7 @@ from words import Catalogue
 # The sandbox's catalogue: the game's texts and its own (data/i18n/<lang>/sandbox.toml).
 SANDBOX = Catalogue("sandbox")
 
+MANAGE_GUILD = 1 << 5  # Discord's Manage Server permission
 WAIT_QUIET = 3.0  # seconds of quiet that `wait` (without a number) waits for
 
 # What the fake driver raises when a click or a command could not be sent (a message changed in between).
@@ -70,8 +71,11 @@ class Sandbox:
         async with self.fake:
             guild = self.fake.add_guild("Sandbox", locale=locale, channels=("turista",))
             self.channel = guild.channel("turista")
+            # The server's owner is nobody at the table: only --manager's person manages the server.
+            managers = [self.fake.add_role(guild, "Gestión", permissions=MANAGE_GUILD)]
+            manager = fold(self.args.manager or "")
             for name in self.names:
-                user = self.fake.add_user(name, guild, locale=locale)
+                user = self.fake.add_user(name, guild, locale=locale, roles=managers if fold(name) == manager else ())
                 self.users[fold(name)] = user
                 self.printer.names[user.id] = user.name
             self.me = self.users[fold(self.names[0])]
