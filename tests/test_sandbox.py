@@ -65,8 +65,10 @@ def test_scripted_sandbox_plays_a_short_game(tmp_path: Path) -> None:
     # The session's files are in a folder of its own, named by when it started.
     (folder,) = out.iterdir()
     assert re.fullmatch(r"\d{4}-\d\d-\d\d-\d{4}", folder.name) and f"Fotos: {folder}/" in printed
+    # How many of a table's edits are printed, each with its board, depends on how quickly they follow one another;
+    # each of the three turns' tables is printed at least once, with its own board.
     pictures = sorted(folder.glob("*.png"))
-    assert len(pictures) >= 8
+    assert len(pictures) >= 3
     for path in pictures:
         assert f"🖼  {path}" in printed
         assert path.read_bytes().startswith(b"\x89PNG")
