@@ -138,18 +138,52 @@ def _inline_leaves(document: dict[str, Any]) -> dict[str, Any]:
     return document
 
 
+_COMPONENT_REF = "#/components/schemas/"
+
+
+def _absolute_refs(node: Any) -> Any:
+    """``#/components/schemas/X`` as ``urn:discord-openapi:X``, the resource each component schema is."""
+    if isinstance(node, list):
+        return [_absolute_refs(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith(_COMPONENT_REF):  # (headers and responses are not bodies)
+        node = {**node, "$ref": f"{_SPEC_URI}:{ref.removeprefix(_COMPONENT_REF)}"}
+    return {key: _absolute_refs(value) for key, value in node.items()}
+
+
 def _nullable(validator: Any, schema: Any, instance: Any, _: Any) -> Iterator[Any]:
     if instance is not None:
         yield from validator.descend(instance, schema)
 
 
+# Subtrees (schema, value) found valid, by the value's JSON: a table's message is edited many times with mostly
+# the same buttons and selects, and a whole body is often sent again (a deferral, a retry). Validity depends on
+# nothing else, so each is checked once; the set is emptied when it grows past _VALID_MAX.
+_valid: set[tuple[int, str]] = set()
+_VALID_MAX = 100_000
+
+
 def _by_tag(validator: Any, branches: Any, instance: Any, _: Any) -> Iterator[Any]:
-    if isinstance(instance, dict):
-        tag = instance.get("type")
-        for values, schema in branches:
-            if tag in values and not isinstance(tag, bool):
-                yield from validator.descend(instance, schema)
+    if not isinstance(instance, dict):
+        return
+    tag = instance.get("type")
+    for values, schema in branches:
+        if tag in values and not isinstance(tag, bool):
+            try:
+                key = (id(schema), json.dumps(instance, sort_keys=True))
+            except (TypeError, ValueError):
+                key = None
+            if key is not None and key in _valid:
                 return
+            errors = list(validator.descend(instance, schema))
+            if not errors and key is not None:
+                if len(_valid) >= _VALID_MAX:
+                    _valid.clear()
+                _valid.add(key)
+            yield from errors
+            return
 
 
 def _format_checker() -> Any:
@@ -270,9 +304,12 @@ class Spec:
         # upload as a number in `attachments[].id`, and real Discord takes it. The spec types them as strings only.
         prepared["components"]["schemas"]["SnowflakeType"] = {
             **prepared["components"]["schemas"]["SnowflakeType"], "type": ["string", "integer"], "minimum": 0}
-        prepared = _inline_leaves(_rewrite_unions(prepared, document))
-        resource = Resource.from_contents(prepared, default_specification=DRAFT202012)
-        self._registry = Registry().with_resource(_SPEC_URI, resource)
+        prepared = _absolute_refs(_inline_leaves(_rewrite_unions(prepared, document)))
+        # Each component schema a resource of its own: a `$ref` is then one look-up by name, not a walk down a
+        # JSON pointer through the whole document (half the cost of a small body).
+        self._registry = Registry().with_resources(
+            (f"{_SPEC_URI}:{name}", Resource.from_contents(schema, default_specification=DRAFT202012))
+            for name, schema in prepared["components"]["schemas"].items())
         self._validator_class = validators.extend(
             Draft202012Validator, {"x-nullable": _nullable, "x-tagged": _by_tag})
         self._formats = _format_checker()
@@ -309,21 +346,16 @@ class Spec:
         if key not in self._validators:
             self._validators[key] = None
             if self.body_schema(method, template) is not None:
-                pointer = "/".join(
-                    part.replace("~", "~0").replace("/", "~1")
-                    for part in ("paths", template, method.lower(), "requestBody", "content", "application/json",
-                                 "schema")
-                )
+                operation = self._prepared["paths"][template][method.lower()]
+                schema = operation["requestBody"]["content"]["application/json"]["schema"]
                 self._validators[key] = self._validator_class(
-                    {"$ref": f"{_SPEC_URI}#/{pointer}"}, registry=self._registry, format_checker=self._formats
-                )
+                    schema, registry=self._registry, format_checker=self._formats)
         return self._validators[key]
 
     def schema_validator(self, name: str) -> Validator:
         """A validator for one of the spec's component schemas, e.g. ``ApplicationCommandUpdateRequest``."""
         return self._validator_class(
-            {"$ref": f"{_SPEC_URI}#/components/schemas/{name}"}, registry=self._registry, format_checker=self._formats
-        )
+            {"$ref": f"{_SPEC_URI}:{name}"}, registry=self._registry, format_checker=self._formats)
 
     def schema(self, name: str) -> dict[str, Any]:
         """A component schema as the spec writes it."""
