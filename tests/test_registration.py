@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from bot.commands import league, table
-from bot.commands.registration import registration_payload
+from bot.commands.registration import COMMANDS_ROUTE, registration_payload, registration_problems
 from fakediscord import limits
 from fakediscord.spec import Spec, load_spec, problems_of, schema_limit
 
 INTEGER, NUMBER, STRING = 4, 10, 3
-PUT_COMMANDS = "/applications/{application_id}/commands"
+
 
 
 @pytest.fixture(scope="module")
@@ -41,9 +41,10 @@ def options(items: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 async def test_the_whole_registration_is_valid_for_the_spec(spec: Spec, payload: list[dict[str, Any]]) -> None:
     """Rule: the body of the bulk overwrite is what the spec's `PUT /applications/{id}/commands` accepts."""
     assert payload, "no commands"
-    assert spec.route("PUT", "/api/v10/applications/1/commands") == PUT_COMMANDS
+    assert spec.route("PUT", "/api/v10/applications/1/commands") == COMMANDS_ROUTE
     assert spec.problems("PUT", "/applications/1/commands", payload) == []
     assert spec.problems("PUT", "/applications/1/guilds/2/commands", payload) == []
+    assert registration_problems(payload, spec) == []
 
 
 async def test_the_registration_keeps_the_documented_rules(payload: list[dict[str, Any]]) -> None:
@@ -94,7 +95,7 @@ async def test_one_past_the_specs_integers_is_refused(spec: Spec, payload: list[
         return item
 
     broken[target] = raise_bound(broken[target])
-    found = spec.problems("PUT", "/applications/1/commands", broken)
+    found = registration_problems(broken, spec)
     assert found and all(code == "NUMBER_TYPE_MAX" for _, _, code in found)
     assert all(path.startswith(f"{target}.options.") and path.endswith(".max_value") for path, _, _ in found)
     single = spec.schema_validator("ApplicationCommandUpdateRequest")
