@@ -14,8 +14,7 @@ from bot.commands.registration import COMMANDS_ROUTE, registration_payload, regi
 from fakediscord import limits
 from fakediscord.spec import Spec, load_spec, problems_of, schema_limit
 
-INTEGER, NUMBER, STRING = 4, 10, 3
-
+INTEGER, NUMBER = 4, 10
 
 
 @pytest.fixture(scope="module")
