@@ -75,7 +75,10 @@ def _parts(body: bytes, boundary: str) -> list[tuple[str, str | None, bytes]]:
 
 def _under(prefix: str, problems: limits.Problems) -> limits.Problems:
     """Problems of a callback's message, named from the callback body (``data.content``, not ``content``)."""
-    return [(f"{prefix}.{p[0]}" if p[0] else prefix, *p[1:]) for p in problems]  # type: ignore[misc]
+    named: limits.Problems = []
+    for path, *rest in problems:
+        named.append((f"{prefix}.{path}" if path else prefix, *rest))
+    return named
 
 
 class RestApi:
