@@ -6,11 +6,14 @@ Each check returns a list of ``(path, message)`` problems; :func:`error_body` tu
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from .models import walk_components
 
-Problems = list[tuple[str, str]]
+# (path, message) or (path, message, Discord's error code); the code defaults to the length one.
+Problem = tuple[str, str] | tuple[str, str, str]
+Problems = list[Problem]
 
 CONTENT_MAX = 2000
 CUSTOM_ID_MAX = 100
@@ -29,6 +32,29 @@ EMBEDS_MAX = 10
 EMBED_TOTAL_MAX = 6000
 FILES_MAX = 10
 V2_COMPONENTS_MAX = 40
+V2_TEXT_MAX = 4000  # characters across a components-v2 message's text displays, as Discord answers past it
+IS_COMPONENTS_V2 = 1 << 15
+COMMAND_SIZE_MAX = 8000  # characters of a slash command's names, descriptions and values (application-commands)
+COMMAND_OPTIONS_MAX = 25
+CHAT_INPUT_COMMANDS_MAX = 100
+SUBCOMMAND, SUBCOMMAND_GROUP = 1, 2
+# The name of a slash command, subcommand or option (application-commands.mdx, "Application Command Naming"):
+# letters, digits, scripts Devanagari and Thai, '-', '_' and "'". Python's `re` knows no \p{...}, so the
+# classes are checked by Unicode category and script below.
+_NAME_PUNCTUATION = frozenset("-_'")
+
+# Interaction type -> the callback types Discord lets answer it (receiving-and-responding.mdx, "Interaction
+# Callback Type"): PONG only for a PING; 6/7 only for component-based interactions (a modal submitted from a
+# component's message is one, which is how discord.py's `edit_message` on a modal works); no modal for a modal
+# submission or a ping; an autocomplete gets its choices (8) and nothing else. 12 launches an Activity.
+PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
+CALLBACKS_FOR: dict[int, frozenset[int]] = {
+    PING: frozenset({1}),
+    APPLICATION_COMMAND: frozenset({4, 5, 9, 12}),
+    MESSAGE_COMPONENT: frozenset({4, 5, 6, 7, 9, 12}),
+    AUTOCOMPLETE: frozenset({8}),
+    MODAL_SUBMIT: frozenset({4, 5, 6, 7}),
+}
 
 _EMBED_TEXT_LIMITS = {"title": 256, "description": 4096}
 
@@ -166,15 +192,185 @@ def check_message(payload: dict[str, Any], *, file_count: int = 0) -> Problems:
     if flags & (1 << 15):
         if payload.get("content") or payload.get("embeds"):
             problems.append(("content", "Cannot send content or embeds with IS_COMPONENTS_V2"))
+        if payload.get("poll") or payload.get("sticker_ids"):
+            problems.append(("poll" if payload.get("poll") else "sticker_ids",
+                             "Cannot send polls or stickers with IS_COMPONENTS_V2"))
         count = [0]
         _check_v2_tree(problems, components, "components", count)
         if count[0] > V2_COMPONENTS_MAX:
             problems.append(("components", f"Must be {V2_COMPONENTS_MAX} or fewer components in total."))
+        text = sum(len(c.get("content") or "") for c in walk_components(components) if c.get("type") == 10)
+        if text > V2_TEXT_MAX:
+            problems.append(("components", f"The text of the text displays must be {V2_TEXT_MAX} or fewer in length "
+                                           f"in all ({text})."))
     else:
         _check_v1_rows(problems, components)
     _check_unique_custom_ids(problems, components)
+    problems += check_allowed_mentions(payload)
     if file_count > FILES_MAX:
         problems.append(("files", f"Must be {FILES_MAX} or fewer in length."))
+    return problems
+
+
+def is_empty(payload: dict[str, Any], file_count: int) -> bool:
+    """A message with nothing to show: Discord's 50006 "Cannot send an empty message"."""
+    return not (payload.get("content") or payload.get("embeds") or payload.get("components") or file_count
+                or payload.get("sticker_ids") or payload.get("poll"))
+
+
+def check_kept_flags(old_flags: int, payload: dict[str, Any], *, prefix: str = "") -> Problems:
+    """An edit may not take IS_COMPONENTS_V2 off a message that has it (components-reference.mdx: "Once a
+    message has been sent with this flag, it can't be removed from that message")."""
+    flags = payload.get("flags")
+    if old_flags & IS_COMPONENTS_V2 and isinstance(flags, int) and not flags & IS_COMPONENTS_V2:
+        return [(f"{prefix}flags", "The IS_COMPONENTS_V2 flag cannot be removed from a message",
+                 "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG")]
+    return []
+
+
+def check_allowed_mentions(payload: dict[str, Any], *, prefix: str = "") -> Problems:
+    """``parse`` excludes ``users`` (``roles``) when it lists them and an id list of them is given too
+    (message.mdx, "Allowed Mentions Object"); an empty or null id list is allowed."""
+    mentions = payload.get("allowed_mentions")
+    if not isinstance(mentions, dict) or not isinstance(mentions.get("parse"), list):
+        return []
+    return [(f"{prefix}allowed_mentions.{kind}", f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.',
+             "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE")
+            for kind in ("users", "roles") if kind in mentions["parse"] and mentions.get(kind)]
+
+
+def check_callback_type(interaction_type: int, callback_type: Any, *, on_message: bool) -> Problems:
+    """Whether ``callback_type`` may answer an interaction of ``interaction_type`` (see ``CALLBACKS_FOR``)."""
+    allowed = CALLBACKS_FOR.get(interaction_type, frozenset())
+    if callback_type not in allowed:
+        return [("type", f"Interaction callback type {callback_type!r} is not valid for interaction type "
+                         f"{interaction_type}; it takes one of {tuple(sorted(allowed))}.",
+                 "INTERACTION_CALLBACK_TYPE_INVALID")]
+    if callback_type in (6, 7) and not on_message:
+        return [("type", f"Callback type {callback_type} needs an interaction on a message",
+                 "INTERACTION_CALLBACK_TYPE_INVALID")]
+    return []
+
+
+def _is_name_character(char: str) -> bool:
+    if char in _NAME_PUNCTUATION:
+        return True
+    category = unicodedata.category(char)
+    if category[0] in "LN":
+        return True
+    # \p{sc=Deva} and \p{sc=Thai}: their combining vowel signs are marks (M*), not letters.
+    name = unicodedata.name(char, "")
+    return category[0] == "M" and (name.startswith("DEVANAGARI") or name.startswith("THAI"))
+
+
+def name_problem(name: Any) -> str | None:
+    r"""Why ``name`` is not a valid slash command, subcommand or option name, or ``None`` (application-
+    commands.mdx: ``^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$``, lower case where a letter has one)."""
+    if not isinstance(name, str) or not 1 <= len(name) <= 32:
+        return "Must be between 1 and 32 in length."
+    if not all(_is_name_character(char) for char in name):
+        return "Command name is invalid"
+    if name != name.lower():
+        return "Command name is invalid: letters with a lower-case form must be lower case"
+    return None
+
+
+def _longest(item: dict[str, Any], key: str) -> int:
+    """A field's size as the 8,000 counts it: its longest form, default or localisation."""
+    sizes = [len(str(item.get(key) or ""))]
+    localizations = item.get(f"{key}_localizations")
+    if isinstance(localizations, dict):
+        sizes += [len(str(value or "")) for value in localizations.values()]
+    return max(sizes)
+
+
+def _command_size(item: dict[str, Any]) -> int:
+    size = _longest(item, "name") + _longest(item, "description")
+    for choice in item.get("choices") or []:
+        if isinstance(choice, dict):
+            size += _longest(choice, "name") + len(str(choice.get("value", "")))
+    for option in item.get("options") or []:
+        if isinstance(option, dict):
+            size += _command_size(option)
+    return size
+
+
+def _check_names(problems: Problems, path: str, item: dict[str, Any]) -> None:
+    problem = name_problem(item.get("name"))
+    if problem:
+        problems.append((f"{path}.name", problem, "APPLICATION_COMMAND_INVALID_NAME"))
+    localizations = item.get("name_localizations")
+    if isinstance(localizations, dict):
+        for locale, value in localizations.items():
+            problem = name_problem(value)
+            if problem:
+                problems.append((f"{path}.name_localizations.{locale}", problem, "APPLICATION_COMMAND_INVALID_NAME"))
+
+
+def _check_options(problems: Problems, path: str, options: list[Any], depth: int) -> None:
+    if len(options) > COMMAND_OPTIONS_MAX:
+        problems.append((path, f"Must be {COMMAND_OPTIONS_MAX} or fewer in length."))
+    names: set[Any] = set()
+    optional_seen = False
+    for i, option in enumerate(options):
+        if not isinstance(option, dict):
+            continue
+        here = f"{path}.{i}"
+        _check_names(problems, here, option)
+        if option.get("name") in names:
+            problems.append((f"{here}.name", "Application command option names must be unique",
+                             "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS"))
+        names.add(option.get("name"))
+        kind = option.get("type")
+        if kind in (SUBCOMMAND, SUBCOMMAND_GROUP):
+            # Groups hold subcommands, subcommands hold values: two levels below a command at most.
+            if kind == SUBCOMMAND_GROUP and depth > 0:
+                problems.append((f"{here}.type", "A subcommand group can only be at the top level",
+                                 "APPLICATION_COMMAND_OPTION_TYPE_INVALID"))
+            _check_options(problems, f"{here}.options", option.get("options") or [], depth + 1)
+            continue
+        if option.get("required"):
+            if optional_seen:
+                problems.append((f"{here}.required", "Required options must be placed before non-required options",
+                                 "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID_ORDER"))
+        else:
+            optional_seen = True
+        choices = option.get("choices") or []
+        if len(choices) > CHOICES_MAX:
+            problems.append((f"{here}.choices", f"Must be {CHOICES_MAX} or fewer in length."))
+        if choices and option.get("autocomplete"):
+            problems.append((f"{here}.autocomplete", "Autocomplete cannot be set with choices",
+                             "APPLICATION_COMMAND_AUTOCOMPLETE_CHOICES_EXCLUSIVE"))
+
+
+def check_commands(commands: Any) -> Problems:
+    """The rules of a bulk command registration the schema does not carry (application-commands.mdx): names,
+    unique names, option order and counts, choices, and 8,000 characters a slash command."""
+    problems: Problems = []
+    if not isinstance(commands, list):
+        return problems
+    seen: set[tuple[Any, Any]] = set()
+    chat_input = 0
+    for i, command in enumerate(commands):
+        if not isinstance(command, dict):
+            continue
+        kind = command.get("type", 1)
+        if (kind, command.get("name")) in seen:
+            problems.append((f"{i}.name", "Application command names must be unique",
+                             "APPLICATION_COMMANDS_DUPLICATE_NAME"))
+        seen.add((kind, command.get("name")))
+        if kind != 1:
+            continue  # user and message commands may be mixed case with spaces
+        chat_input += 1
+        _check_names(problems, str(i), command)
+        _check_options(problems, f"{i}.options", command.get("options") or [], 0)
+        size = _command_size(command)
+        if size > COMMAND_SIZE_MAX:
+            problems.append((str(i), f"Command exceeds maximum size ({COMMAND_SIZE_MAX})",
+                             "APPLICATION_COMMAND_TOO_LARGE"))
+    if chat_input > CHAT_INPUT_COMMANDS_MAX:
+        problems.append(("", f"Must be {CHAT_INPUT_COMMANDS_MAX} or fewer chat input commands.",
+                         "APPLICATION_COMMANDS_TOO_MANY"))
     return problems
 
 
@@ -245,9 +441,11 @@ def check_choices(data: dict[str, Any]) -> Problems:
 def error_body(problems: Problems) -> dict[str, Any]:
     """Discord's 50035 "Invalid Form Body" error, nested by path."""
     errors: dict[str, Any] = {}
-    for path, message in problems:
+    for problem in problems:
+        path, message = problem[0], problem[1]
+        code = problem[2] if len(problem) > 2 else "BASE_TYPE_MAX_LENGTH"
         node = errors
-        for part in path.split("."):
+        for part in path.split(".") if path else ():  # "" is the request itself: `_errors` at the root
             node = node.setdefault(part, {})
-        node.setdefault("_errors", []).append({"code": "BASE_TYPE_MAX_LENGTH", "message": message})
+        node.setdefault("_errors", []).append({"code": code, "message": message})
     return {"code": 50035, "message": "Invalid Form Body", "errors": errors}

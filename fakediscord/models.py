@@ -411,6 +411,19 @@ class FakeMessage:
     def created_at(self) -> Any:
         return snowflake_time(self.id)
 
+    def shown_attachments(self) -> list[FakeAttachment]:
+        """The attachments a reader sees. A components-v2 message shows only those a component points at
+        (``attachment://name`` in a media gallery, thumbnail or file; components-reference.mdx: "Attachments
+        won't show by default - they must be exposed through components"); any other message shows them all."""
+        if not self.flags & IS_COMPONENTS_V2:
+            return list(self.attachments)
+        named = set()
+        for component in walk_components(self.components):
+            media = [item.get("media") for item in component.get("items") or [] if isinstance(item, dict)]
+            media += [component.get("media"), component.get("file")]
+            named |= {str(m.get("url", "")).removeprefix("attachment://") for m in media if isinstance(m, dict)}
+        return [a for a in self.attachments if a.filename in named]
+
     def all_components(self) -> list[dict[str, Any]]:
         """Every component in the message, flattened (rows, buttons, selects, containers…)."""
         return list(walk_components(self.components))

@@ -23,7 +23,7 @@ from .replies import (
 from .state import State, Upload
 
 API = "/api/v10"
-COMMAND_INTERACTION, AUTOCOMPLETE_INTERACTION, COMPONENT_INTERACTION, MODAL_SUBMIT = 2, 4, 3, 5
+COMMAND_INTERACTION = 2
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
@@ -45,8 +45,9 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], list[Upload]]
             elif name.startswith("files["):
                 uploads[int(name[6:-1])] = (filename or f"file{len(uploads)}", data)
         return payload, [uploads[i] for i in sorted(uploads)]
-    if request.can_read_body:
-        return json.loads(await request.read()), []
+    if request.body_exists:  # not can_read_body, which is false once the validation has read it
+        raw = await request.read()
+        return (json.loads(raw) if raw else {}), []
     return {}, []
 
 
@@ -70,6 +71,14 @@ def _parts(body: bytes, boundary: str) -> list[tuple[str, str | None, bytes]]:
         found.append((name.decode(), filename.decode() if filename is not None else None,
                       content[:-2] if content.endswith(b"\r\n") else content))
     return found
+
+
+def _under(prefix: str, problems: limits.Problems) -> limits.Problems:
+    """Problems of a callback's message, named from the callback body (``data.content``, not ``content``)."""
+    named: limits.Problems = []
+    for path, *rest in problems:
+        named.append((f"{prefix}.{path}" if path else prefix, *rest))
+    return named
 
 
 class RestApi:
@@ -193,6 +202,9 @@ class RestApi:
         if scope is not None and scope not in self.state.guilds:
             return self.fail(request, 403, 50001, "Missing Access", "not_found")
         body, _ = await read_body(request)
+        problems = limits.check_commands(body)
+        if problems:
+            return self.limit_failure(request, problems)
         return json_response(self.state.register_commands(scope, body))
 
     # -- interactions -------------------------------------------------------------------------------
@@ -254,13 +266,13 @@ class RestApi:
         return json_response(result)
 
     def _callback_problems(self, reply: Reply, kind: Any, data: dict[str, Any], files: int) -> limits.Problems:
-        itype = reply.interaction_type
         if kind == CHANNEL_MESSAGE:
-            problems = limits.check_message(data, file_count=files)
+            problems = _under("data", limits.check_message(data, file_count=files))
         elif kind == UPDATE_MESSAGE:
             # An update keeps the message's flags (e.g. components v2) unless it sends new ones.
             flags = reply.source_message.flags if reply.source_message else 0
-            problems = limits.check_message({"flags": flags, **data}, file_count=files)
+            problems = _under("data", limits.check_message({"flags": flags, **data}, file_count=files))
+            problems += limits.check_kept_flags(flags, data, prefix="data.")
         elif kind == MODAL:
             problems = limits.check_modal(data)
         elif kind == AUTOCOMPLETE_RESULT:
@@ -268,15 +280,9 @@ class RestApi:
         elif kind in (DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE):
             problems = []
         else:
-            return [("type", f"Unsupported interaction callback type {kind!r}")]
-        # Discord only allows the callback types that fit the interaction.
-        if (kind == AUTOCOMPLETE_RESULT) != (itype == AUTOCOMPLETE_INTERACTION):
-            problems.append(("type", f"Callback type {kind} is not valid for interaction type {itype}"))
-        if kind == MODAL and itype == MODAL_SUBMIT:
-            problems.append(("type", "A modal submission cannot be answered with a modal"))
-        if kind in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE) and reply.source_message is None:
-            problems.append(("type", f"Callback type {kind} needs an interaction on a message"))
-        return problems
+            return [("type", f"Interaction callback type {kind!r} is not one the fake answers")]
+        on_message = reply.source_message is not None
+        return limits.check_callback_type(reply.interaction_type, kind, on_message=on_message) + problems
 
     async def _respond_with_message(
         self, reply: Reply, data: dict[str, Any], uploads: list[Upload], *, flags: int
@@ -306,6 +312,15 @@ class RestApi:
             return None
         return reply
 
+    def _token_refusal(self, request: web.Request, unknown: tuple[int, int, str]) -> web.Response:
+        """Why a webhook token is refused: after its 15 minutes an interaction's token is Discord's 401 50027;
+        a token it never gave (or one not acknowledged yet) is ``unknown``."""
+        reply = self.state.replies_by_token.get(request.match_info["token"])
+        if reply is not None and reply.acknowledged and reply.token_expired:
+            return self.fail(request, 401, 50027, "Invalid Webhook Token", "unauthorized")
+        status, code, message = unknown
+        return self.fail(request, status, code, message, "not_found")
+
     def _webhook_message(self, reply: Reply, ref: str) -> FakeMessage | None:
         if ref == "@original":
             message = reply.message
@@ -318,11 +333,13 @@ class RestApi:
     async def followup(self, request: web.Request) -> web.Response:
         reply = self._reply_for_token(request)
         if reply is None:
-            return self.fail(request, 404, 10015, "Unknown Webhook", "not_found")
+            return self._token_refusal(request, (404, 10015, "Unknown Webhook"))
         body, uploads = await read_body(request)
         problems = limits.check_message(body, file_count=len(uploads))
         if problems:
             return self.limit_failure(request, problems)
+        if limits.is_empty(body, len(uploads)):
+            return self.fail(request, 400, 50006, "Cannot send an empty message", "limit")
         message = await self._respond_with_message(reply, body, uploads, flags=body.get("flags", 0) & EPHEMERAL)
         reply.followups.append(message)
         self.state.notifier.changed()
@@ -334,21 +351,21 @@ class RestApi:
         reply = self._reply_for_token(request)
         message = reply and self._webhook_message(reply, request.match_info["message"])
         if not message:
-            return self.fail(request, 404, 10008, "Unknown Message", "not_found")
+            return self._token_refusal(request, (404, 10008, "Unknown Message"))
         return json_response(message.to_payload())
 
     async def webhook_edit(self, request: web.Request) -> web.Response:
         reply = self._reply_for_token(request)
         message = reply and self._webhook_message(reply, request.match_info["message"])
         if not message:
-            return self.fail(request, 404, 10008, "Unknown Message", "not_found")
+            return self._token_refusal(request, (404, 10008, "Unknown Message"))
         return await self._edit(request, message)
 
     async def webhook_delete(self, request: web.Request) -> web.Response:
         reply = self._reply_for_token(request)
         message = reply and self._webhook_message(reply, request.match_info["message"])
         if not message:
-            return self.fail(request, 404, 10008, "Unknown Message", "not_found")
+            return self._token_refusal(request, (404, 10008, "Unknown Message"))
         await self.state.delete_message(message)
         return web.Response(status=204)
 
@@ -395,17 +412,10 @@ class RestApi:
             return self.fail(request, 404, 10003, "Unknown Channel", "not_found")
         body, uploads = await read_body(request)
         problems = limits.check_message(body, file_count=len(uploads))
-        if not (
-            body.get("content")
-            or body.get("embeds")
-            or body.get("components")
-            or uploads
-            or body.get("sticker_ids")
-            or body.get("poll")
-        ):
-            problems.append(("content", "Cannot send an empty message"))
         if problems:
             return self.limit_failure(request, problems)
+        if limits.is_empty(body, len(uploads)):
+            return self.fail(request, 400, 50006, "Cannot send an empty message", "limit")
         nonce = str(body.get("nonce") or "")
         if len(nonce) > 25:
             return self.limit_failure(request, [("nonce", "Must be 25 or fewer in length.")])
@@ -456,7 +466,7 @@ class RestApi:
         merged = {"flags": message.flags, **body}
         if "content" not in body:
             merged["content"] = message.content
-        problems = limits.check_message(merged, file_count=len(uploads))
+        problems = limits.check_message(merged, file_count=len(uploads)) + limits.check_kept_flags(message.flags, body)
         if problems:
             return self.limit_failure(request, problems)
         await self.state.edit_message(message, body, uploads)

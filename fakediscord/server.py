@@ -27,7 +27,9 @@ from .old_edits import OldEditLimit
 from .process import BotProcess, launch_module
 from .replies import DEFERRED_CHANNEL_MESSAGE, Reply
 from .rest import RestApi
+from .spec import load_spec
 from .state import State
+from .validation import BodyValidation
 
 APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
 
@@ -75,7 +77,10 @@ class FakeDiscord:
         self.rest = RestApi(self.state, token=token)
         self.interactions = InteractionFactory(self.state, ack_deadline=ack_deadline, app_permissions=app_permissions)
         self.faults = Faults()
-        self.app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self.faults.middleware])
+        # Bodies checked against Discord's spec (when it is there) after the faults a test injects.
+        self.validation = BodyValidation(self.rest, load_spec())
+        self.app = web.Application(client_max_size=64 * 1024 * 1024,
+                                   middlewares=[self.faults.middleware, self.validation.middleware])
         self.app.router.add_get("/gateway", self.gateway.handle)
         self.app.add_routes(self.rest.routes())
         self._runner: web.AppRunner | None = None

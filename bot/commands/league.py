@@ -11,7 +11,7 @@ from bot.commands.table import EDITIONS, turista
 from bot.face.i18n import ls
 from bot.handlers import league
 
-MAX_NUMBER = 2**53  # a season or a game's number: far beyond any, still exact in Discord's integer options
+MAX_NUMBER = 2**53 - 1  # a season or a game's number: far beyond any; the largest integer Discord takes (Int53Type)
 
 season = app_commands.Group(name=ls("season", "season.name"), description=ls("The seasons of the ranking",
                                                                              "season.desc"), parent=turista)
