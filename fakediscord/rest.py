@@ -10,6 +10,7 @@ from typing import Any
 from aiohttp import web
 
 from . import limits
+from .locales import localisation_problems
 from .models import EPHEMERAL, LOADING, ErrorRecord, FakeChannel, FakeMessage
 from .replies import (
     AUTOCOMPLETE_RESULT,
@@ -193,6 +194,9 @@ class RestApi:
         if scope is not None and scope not in self.state.guilds:
             return self.fail(request, 403, 50001, "Missing Access", "not_found")
         body, _ = await read_body(request)
+        problems = localisation_problems(body)  # the schema lets any key through; Discord takes its locales only
+        if problems:
+            return self.limit_failure(request, problems)
         return json_response(self.state.register_commands(scope, body))
 
     # -- interactions -------------------------------------------------------------------------------
