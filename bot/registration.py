@@ -171,11 +171,11 @@ async def register(tree: app_commands.CommandTree[Any], storage: Storage, *, app
         await storage.registration_refused(application_id, scope, line, len(present))
         if not present:
             raise RegistrationRefused(
-                f"{line}. Discord has no command of this bot, so nobody could use it: the bot stops (exit status "
-                f"{REFUSED_EXIT}, which systemd does not restart). `turista commands check` shows the problem "
-                "without Discord.") from error
+                f"{line.rstrip('.')}. Discord has no command of this bot, so nobody could use it: the bot stops "
+                f"(exit status {REFUSED_EXIT}, which systemd does not restart). `turista commands check` shows the "
+                "problem without Discord.") from error
         log.warning("%s. Going on with the %d commands Discord already has; `turista commands check` shows the "
-                    "problem without Discord", line, len(present))
+                    "problem without Discord", line.rstrip("."), len(present))
         return Outcome("refused", len(present), line)
     await storage.registered(application_id, scope, wanted)
     return Outcome("synced", len(body))

@@ -120,7 +120,7 @@ async def _sync(config: Config) -> int:
             storage.store.close()
     where = f" to guild {config.dev_guild}" if config.dev_guild else ""
     if outcome.action == "refused":
-        print(f"{outcome.reason}. Discord keeps the {outcome.commands} commands it had.", file=sys.stderr)
+        print(f"{outcome.reason.rstrip('.')}. Discord keeps the {outcome.commands} commands it had.", file=sys.stderr)
         return REFUSED
     print(f"registered{where}: {outcome.commands} top-level commands; the bot's next start sends none")
     return 0
