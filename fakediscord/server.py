@@ -73,7 +73,7 @@ class FakeDiscord:
             heartbeat_interval=heartbeat_interval,
         )
         self.state.dispatch = self.gateway.dispatch
-        self.rest = RestApi(self.state, token=token)
+        self.rest = RestApi(self.state, token=token, app_permissions=app_permissions)
         self.interactions = InteractionFactory(self.state, ack_deadline=ack_deadline, app_permissions=app_permissions)
         self.faults = Faults()
         self.app = web.Application(client_max_size=64 * 1024 * 1024, middlewares=[self.faults.middleware])
