@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot import registration
-from bot.commands import league
+from bot.commands import discord_rules, league
 from bot.commands.registration import registration_payload
 from bot.monitor import main as status_main
 from bot.store import Store
@@ -30,7 +30,7 @@ def spec() -> dict[str, Any]:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"Discord's OpenAPI description is missing at {SPEC}")
         pytest.skip(f"Discord's OpenAPI description is not at {SPEC}")
-    return registration.load_spec(SPEC)
+    return discord_rules.load_spec(SPEC)
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +84,7 @@ def test_the_offline_check_finds_what_discord_refuses(commands: list[dict[str, A
     group["name_localizations"] = {"es-MX": "clasificacion"}  # not a Discord locale
     group["options"][0]["max_value"] = 2**53  # past Int53
     broken[1]["name"] = "Roll"  # names are lower case
-    problems = registration.check(broken)
+    problems = discord_rules.check(broken)
     where = f"command[0].options[{ranking[1]}]"
     assert any(p.startswith(f"{where}.name_localizations.es-MX (/turista ranking)") for p in problems), problems
     assert any(p.startswith(f"{where}.options[0].max_value (/turista ranking, option season)") for p in problems)
@@ -95,15 +95,15 @@ def test_the_offline_check_holds_the_specs_schema(commands: list[dict[str, Any]]
     broken = json.loads(json.dumps(commands))
     broken[1]["description"] = "x" * 101
     broken[1]["options"] = [{"type": 4, "name": "n", "description": "d", "max_value": 2**53}]
-    problems = registration.schema_problems(broken, spec())
+    problems = discord_rules.schema_problems(broken, spec())
     assert ("1.description", f"'{'x' * 101}' is too long") in problems
     assert ("1.options.0.max_value", "9007199254740992 is greater than the maximum of 9007199254740991") in problems
 
 
-@pytest.mark.xfail(league.MAX_NUMBER > registration.INTEGER_MAX, strict=True,
+@pytest.mark.xfail(league.MAX_NUMBER > discord_rules.INTEGER_MAX, strict=True,
                    reason="bot.commands.league.MAX_NUMBER is past Discord's Int53 (issue 34)")
 def test_the_bots_registration_passes_the_offline_check(commands: list[dict[str, Any]]) -> None:
-    assert registration.check(commands, spec()) == []
+    assert discord_rules.check(commands, spec()) == []
 
 
 def test_turista_commands_check_prints_a_summary_and_the_problems(capsys: pytest.CaptureFixture[str]) -> None:
@@ -112,7 +112,7 @@ def test_turista_commands_check_prints_a_summary_and_the_problems(capsys: pytest
     code = main(["commands", "check"])
     out = capsys.readouterr().out
     assert "13 top-level commands" in out and "es-419, es-ES" in out and "documented rules" in out
-    if league.MAX_NUMBER > registration.INTEGER_MAX:
+    if league.MAX_NUMBER > discord_rules.INTEGER_MAX:
         assert code == 1 and "(/turista ranking, option season)" in out
     else:
         assert code == 0 and "no problem found" in out

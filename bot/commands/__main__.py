@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import registration
+from bot.commands import discord_rules
 from bot.config import Config, load_config
 
 REFUSED = 1  # `sync`: Discord refused the registration but keeps the commands it had
@@ -53,12 +54,12 @@ def summary(commands: list[dict[str, Any]]) -> list[str]:
 
     for command in commands:
         gather(command)
-    largest = max(commands, key=registration.command_size) if commands else None
+    largest = max(commands, key=discord_rules.command_size) if commands else None
     lines = [f"{len(commands)} top-level commands, {typed} to type with {options} options in all; localised in "
              f"{', '.join(sorted(locales)) or 'no locale'}"]
     if largest is not None:
-        lines.append(f"the largest, /{largest['name']}, counts {registration.command_size(largest):,} of Discord's "
-                     f"{registration.COMMAND_SIZE_MAX:,} characters for a command")
+        lines.append(f"the largest, /{largest['name']}, counts {discord_rules.command_size(largest):,} of Discord's "
+                     f"{discord_rules.COMMAND_SIZE_MAX:,} characters for a command")
     return lines
 
 
@@ -66,13 +67,13 @@ def check(spec_arg: str | None) -> int:
     from bot.commands.registration import registration_payload
 
     commands = asyncio.run(registration_payload())
-    spec_path = registration.find_spec(spec_arg)
+    spec_path = discord_rules.find_spec(spec_arg)
     spec = None
     if spec_path is not None:
         if not spec_path.is_file():
             print(f"no OpenAPI description at {spec_path}", file=sys.stderr)
             return 2
-        spec = registration.load_spec(spec_path)
+        spec = discord_rules.load_spec(spec_path)
     for line in summary(commands):
         print(line)
     if spec_path is not None:
@@ -80,7 +81,7 @@ def check(spec_arg: str | None) -> int:
     else:
         print("checked against Discord's documented rules (its schema too with --spec or TURISTA_DISCORD_SPEC: "
               "openapi.json of github.com/discord/discord-api-spec)")
-    problems = registration.check(commands, spec)
+    problems = discord_rules.check(commands, spec)
     if not problems:
         print("no problem found: Discord should accept it")
         return 0
