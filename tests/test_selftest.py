@@ -94,3 +94,22 @@ async def test_the_selftest_skips_the_click_nobody_makes_and_says_what_failed(tm
     assert code == 1
     assert "find the channel: FAILED · Discord answered 404 (code 10003): Unknown Channel" in log, log
     assert "GET /channels/1234 → 404" in log and "2 steps passed, 1 failed, 0 skipped" in log
+
+
+async def test_the_running_bot_leaves_the_selftests_buttons_alone() -> None:
+    """`turista selftest` answers its own button through its own connection; the bot's router, which refuses any
+    other custom_id it never made, must not answer it first."""
+    from types import SimpleNamespace
+
+    from bot.face.ids import SELF_TEST_PREFIX
+    from bot.handlers import router
+
+    touched: list[str] = []
+
+    class Untouchable(SimpleNamespace):
+        def __getattr__(self, name: str) -> object:
+            touched.append(name)
+            raise AttributeError(name)
+
+    await router.handle(Untouchable(data={"custom_id": f"{SELF_TEST_PREFIX}press:1"}))  # type: ignore[arg-type]
+    assert touched == []
