@@ -143,8 +143,8 @@ async def run(token: str, channel_id: int, *, lang: str = "es", wait: float = CL
 
     report = Report(out)
     print(f"Turista self-test in channel {channel_id}, against {discord.http.Route.BASE}", file=out)
-    first_png, second_png = await asyncio.to_thread(_pictures, lang)
-    client = discord.Client(intents=discord.Intents.none(), http_trace=report.trace())
+    # No guild cache is needed (the channel is fetched): READY need not wait for the guilds to stream in.
+    client = discord.Client(intents=discord.Intents.none(), http_trace=report.trace(), guild_ready_timeout=0.1)
     clicked: asyncio.Future[discord.Interaction] = asyncio.get_running_loop().create_future()
     made: dict[str, Any] = {}
     async with client:
@@ -168,7 +168,7 @@ async def run(token: str, channel_id: int, *, lang: str = "es", wait: float = CL
                 raise AssertionError(f"not connected within {CONNECT_WITHIN:.0f} s"
                                      + (f": {connection.exception()}" if connection.done() else ""))
         try:
-            await _table_steps(report, client, channel_id, lang, t, first_png, second_png, clicked, made, wait)
+            await _table_steps(report, client, channel_id, lang, t, clicked, made, wait)
         finally:
             await _clean_up(report, made)
             connection.cancel()
@@ -179,8 +179,7 @@ async def run(token: str, channel_id: int, *, lang: str = "es", wait: float = CL
 
 
 async def _table_steps(report: Report, client: Any, channel_id: int, lang: str, t: Callable[..., str],
-                       first_png: bytes, second_png: bytes, clicked: asyncio.Future[Any], made: dict[str, Any],
-                       wait: float) -> None:
+                       clicked: asyncio.Future[Any], made: dict[str, Any], wait: float) -> None:
     import discord
 
     async with report.step("find the channel") as step:
@@ -189,6 +188,7 @@ async def _table_steps(report: Report, client: Any, channel_id: int, lang: str, 
         step.note = f"#{channel.name}"
     if report.failed("find the channel"):
         return
+    first_png, second_png = await asyncio.to_thread(_pictures, lang)  # a second or two: drawn once there is a channel
 
     press_id = f"{SELF_TEST_PREFIX}press:{int(time.time())}"
     view = discord.ui.View(timeout=None)
