@@ -32,7 +32,7 @@ from devkit.world import bot_environment  # noqa: E402
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
 from fakediscord.screenshot import screenshot  # noqa: E402
 
-LOCALES = {"es": "es-MX", "en": "en-US"}
+LOCALES = {"es": "es-419", "en": "en-US"}
 
 
 def verbs(message: FakeMessage) -> dict[str, str]:

@@ -43,13 +43,13 @@ from fakediscord import FakeChannel, FakeDiscord, FakeUser  # noqa: E402
 
 
 async def started(bot: Bot) -> float:
-    """Start the bot's process; seconds until it has synced its commands and connected."""
+    """Start the bot's process; seconds until it has connected (its commands registered before, or unchanged
+    since the last start and not sent again)."""
     fake = bot.fake
-    syncs = fake.state.command_syncs
     began = time.perf_counter()
     bot.process = await launch_bot(fake, bot.env, bot.log_path)
-    await fake.wait_for(lambda: fake.state.command_syncs > syncs and bot.online(), timeout=60,
-                        what="the bot to sync its commands and connect")
+    await fake.wait_for(lambda: fake.state.command_syncs > 0 and bot.online(), timeout=60,
+                        what="the bot to register its commands and connect")
     return time.perf_counter() - began
 
 
@@ -79,7 +79,7 @@ async def one_run(folder: Path, workers: int | None) -> dict[str, float]:
     figures: dict[str, float] = {}
     async with FakeDiscord() as fake:
         guild = fake.add_guild("Mesa de pruebas", channels=("mesa", "otra", "tercera"))
-        people = [fake.add_user(name, guild, locale="es-MX") for name in ("Ana", "Beto", "Carl", "Dora")]
+        people = [fake.add_user(name, guild, locale="es-419") for name in ("Ana", "Beto", "Carl", "Dora")]
         db = folder / "turista.db"
         bot = Bot(fake, db, folder / "bot.log", bot_environment(db, settings))
         store = Store(db)

@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sandbox": ("bot.sandbox", "play at a table in the terminal against a bundled fake Discord"),
     "store": ("bot.store.__main__", "the game database: verify, export, backup, restore, migrate, rerate"),
     "status": ("bot.monitor", "how many games are open and how long ago the last action was"),
+    "commands": ("bot.commands.__main__", "the slash commands' registration: check it offline, or sync it now"),
+    "selftest": ("bot.selftest", "post a test table in a channel of real Discord, read it back, delete it"),
     "simulate": ("engine.simulate", "play whole games with computer players and print figures"),
     "render": ("render.__main__", "draw a board, a title deed or an end-of-game picture"),
 }

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import discord
 from discord import app_commands
 
-from bot import pictures
+from bot import pictures, registration
 from bot.config import Config
 from bot.face import adapter
 from bot.face.i18n import CatalogueTranslator, lang_of
@@ -96,13 +96,20 @@ class TuristaBot(discord.AutoShardedClient):
         await self.tree.set_translator(CatalogueTranslator())
         for command in self.commands:
             self.tree.add_command(command)
-        if self.config.dev_guild:
-            guild = discord.Object(self.config.dev_guild)
+        guild = discord.Object(self.config.dev_guild) if self.config.dev_guild else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
-        log.info("commands synced%s", f" to guild {self.config.dev_guild}" if self.config.dev_guild else "")
+        # Only a registration that changed is sent: a restart costs none of Discord's registration limits, and a
+        # refused one leaves the bot running with the commands Discord has (`bot.registration`).
+        assert self.application_id is not None  # known once logged in, before this hook
+        outcome = await registration.register(self.tree, self.storage, application_id=self.application_id,
+                                              guild=guild)
+        where = f" in guild {self.config.dev_guild}" if guild is not None else ""
+        if outcome.action == "unchanged":
+            log.info("commands%s unchanged since Discord accepted them: %d, not registered again", where,
+                     outcome.commands)
+        elif outcome.action == "synced":
+            log.info("commands synced%s: %d", where, outcome.commands)
         # Interactions come once the gateway is connected: by then the picture workers (started with the process)
         # have the likeliest board ready, so a game started the moment the bot is back gets its first table at
         # once. They are usually ready before this point; a machine too busy for that delays the bot a little.

@@ -1,6 +1,8 @@
-"""`turista status`: how many games are open and how long ago the last one changed, for monitoring.
+"""`turista status`: how many games are open and how long ago the last one changed, for monitoring; and the
+slash commands' registration when Discord refused the last one (the bot then runs with the commands Discord had,
+or, with none, has stopped).
 
-The running bot logs the same line every `TURISTA_STATUS_MINUTES` minutes (`turista.status` logger).
+The running bot logs the games' line every `TURISTA_STATUS_MINUTES` minutes (`turista.status` logger).
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.config import load_env_file
-from bot.store import Activity, Store, StoreError, default_path
+from bot.registration import REFUSED_EXIT
+from bot.store import Activity, RegistrationRow, Store, StoreError, default_path
 from bot.store.backend import is_url, shown
 
 
@@ -38,6 +41,20 @@ def status_line(activity: Activity, now: float) -> str:
     return f"{opened}; last action {age(now - activity.last_action)} ago"
 
 
+def registration_line(row: RegistrationRow, now: float) -> str:
+    """The slash commands as last registered: when Discord accepted them, or what it refused and what runs."""
+    where = f"in guild {row.guild_id}" if row.guild_id else "global"
+    if row.refused is None:
+        synced = f"accepted {age(now - row.synced_at)} ago" if row.synced_at is not None else "never accepted"
+        return f"commands ({where}): {synced}"
+    when = age(now - row.refused_at) if row.refused_at is not None else "?"
+    if row.kept:
+        outcome = f"the bot runs with the {row.kept} commands Discord already had"
+    else:
+        outcome = f"Discord has no command of the bot, so it stopped (exit status {REFUSED_EXIT})"
+    return f"commands ({where}): REFUSED {when} ago, {outcome}. {row.refused}"
+
+
 def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="How many games are open, and the last action's age.")
     parser.add_argument("--db", default=None,
@@ -57,16 +74,23 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.monitor")
     try:
         with Store(path, create=False) as store:
             activity = store.activity()
+            registrations = store.registrations()
     except StoreError as exc:
         print(f"{shown_as}: {exc.code} {exc.params}", file=sys.stderr)
         return 2
     now = time.time()
     if args.json:
         last = activity.last_action
+        commands = [{"application_id": str(r.application_id), "guild_id": str(r.guild_id) if r.guild_id else None,
+                     "synced_at": r.synced_at, "refused": r.refused, "refused_at": r.refused_at, "kept": r.kept}
+                    for r in registrations]
         print(json.dumps({"database": shown_as, "lobbies": activity.lobbies, "playing": activity.playing,
-                          "last_action": last, "last_action_age": None if last is None else round(now - last, 1)}))
+                          "last_action": last, "last_action_age": None if last is None else round(now - last, 1),
+                          "commands": commands}))
     else:
         print(f"{shown_as}: {status_line(activity, now)}")
+        for row in registrations:
+            print(registration_line(row, now))
     return 0
 
 

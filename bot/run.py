@@ -146,11 +146,16 @@ def database_problem(config: Config) -> str:
 
 def connection_problem(error: Exception) -> tuple[int, str] | None:
     """The exit status and the one line for a failure to log in or connect to Discord; None for anything else
-    (a bug keeps its traceback). Status 2 is a configuration mistake that restarting cannot fix, 1 a failure
+    (a bug keeps its traceback). Status 2 is a configuration mistake that restarting cannot fix, 3 a command
+    registration Discord refused with no command of the bot left (`bot.registration.REFUSED_EXIT`), 1 a failure
     that may pass (systemd then restarts the bot)."""
     import aiohttp
     import discord
 
+    from bot.registration import REFUSED_EXIT, RegistrationRefused
+
+    if isinstance(error, RegistrationRefused):
+        return REFUSED_EXIT, error.line
     if isinstance(error, discord.LoginFailure):
         return 2, ("Discord refused the token in DISCORD_TOKEN (reset since, or not a bot's token): press \"Reset "
                    "Token\" in the application's Bot page, put the new one in DISCORD_TOKEN and start again.")

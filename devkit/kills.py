@@ -74,7 +74,7 @@ async def run(kills: int, seed: int, tmp: Path, between_share: float = 0.3) -> d
     began = time.monotonic()
     async with FakeDiscord() as fake:
         guild = fake.add_guild("Mesa de pruebas", channels=("mesa", "otra"))
-        users = [fake.add_user(name, guild, locale="es-MX") for name in ("Ana", "Beto", "Carl", "Dora")]
+        users = [fake.add_user(name, guild, locale="es-419") for name in ("Ana", "Beto", "Carl", "Dora")]
         db = tmp / "turista.db"
         bot = Bot(fake, db, tmp / "bot.log", bot_environment(db, TEST_SETTINGS))
         await bot.start()

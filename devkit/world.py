@@ -50,12 +50,12 @@ class Bot:
         return not any(self.fake.shards_connected(s, count=self.shard_count) for s in self.shards)
 
     async def start(self, cpus: frozenset[int] = frozenset()) -> None:
-        """Start the process, and wait until it has synced its commands and connected."""
-        syncs = self.fake.state.command_syncs
+        """Start the process, and wait until it has connected: by then its commands are registered (the bot
+        registers them before it connects, and a restart sends none when they have not changed)."""
         self.process = await self.fake.launch("bot", log_path=self.log_path, env=self.env, cwd=ROOT, cpus=cpus,
                                               inherit=False)
-        await self.fake.wait_for(lambda: self.fake.state.command_syncs > syncs and self.online(),
-                                 timeout=20, what="the bot to sync its commands and connect")
+        await self.fake.wait_for(lambda: self.fake.state.command_syncs > 0 and self.online(),
+                                 timeout=20, what="the bot to register its commands and connect")
 
     async def stop(self, signum: int = signal.SIGINT) -> None:
         if self.process is None or not self.process.running:

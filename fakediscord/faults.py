@@ -66,6 +66,7 @@ class Fault:
     retry_after: float = 0.05
     times: int | None = 1
     hits: int = 0  # requests answered with this error so far
+    errors: dict[str, object] | None = None  # Discord's error tree of a 400 (50035), as its body carries it
 
     @property
     def active(self) -> bool:
@@ -80,6 +81,8 @@ class Fault:
         if self.times is not None:
             self.times -= 1
         body: dict[str, object] = {"message": self.message or f"{self.status}: injected by the test", "code": self.code}
+        if self.errors is not None:
+            body["errors"] = self.errors
         headers = {"Content-Type": "application/json"}
         if self.status == 429:
             # discord.py treats a 429 without Via (or without JSON) as a Cloudflare ban and gives up.

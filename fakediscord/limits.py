@@ -9,6 +9,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from .locales import localisation_problems
 from .models import walk_components
 
 # (path, message) or (path, message, Discord's error code); the code defaults to the length one.
@@ -371,7 +372,8 @@ def check_commands(commands: Any) -> Problems:
     if chat_input > CHAT_INPUT_COMMANDS_MAX:
         problems.append(("", f"Must be {CHAT_INPUT_COMMANDS_MAX} or fewer chat input commands.",
                          "APPLICATION_COMMANDS_TOO_MANY"))
-    return problems
+    # The schema lets any key through a localisation; Discord takes its own locales only.
+    return problems + localisation_problems(commands)
 
 
 def _check_text_input(problems: Problems, path: str, text_input: dict[str, Any], *, in_label: bool) -> None:

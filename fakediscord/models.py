@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .locales import DEFAULT_LOCALE, require_locale
 from .snowflake import iso_now, snowflake_time
 
 # A member who may use the usual text features; administrators are not the default on purpose, so
@@ -38,9 +39,12 @@ class FakeUser:
 
     id: int
     name: str
-    locale: str = "es-MX"
+    locale: str = DEFAULT_LOCALE
     bot: bool = False
     global_name: str | None = None
+
+    def __post_init__(self) -> None:
+        require_locale(self.locale, f"user {self.name!r}:")
 
     @property
     def mention(self) -> str:
@@ -206,10 +210,13 @@ class FakeGuild:
     id: int
     name: str
     owner_id: int
-    locale: str = "es-MX"
+    locale: str = DEFAULT_LOCALE
     channels: list[FakeChannel] = field(default_factory=list)
     roles: list[FakeRole] = field(default_factory=list)
     members: dict[int, FakeMember] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        require_locale(self.locale, f"guild {self.name!r}:")
 
     def __repr__(self) -> str:
         return f"<FakeGuild {self.name!r} id={self.id} channels={[c.name for c in self.channels]}>"

@@ -10,7 +10,7 @@ from typing import Any
 from aiohttp import web
 
 from . import limits
-from .models import EPHEMERAL, LOADING, ErrorRecord, FakeChannel, FakeMessage
+from .models import DEFAULT_APP_PERMISSIONS, EPHEMERAL, LOADING, ErrorRecord, FakeChannel, FakeMessage
 from .replies import (
     AUTOCOMPLETE_RESULT,
     CHANNEL_MESSAGE,
@@ -23,7 +23,8 @@ from .replies import (
 from .state import State, Upload
 
 API = "/api/v10"
-COMMAND_INTERACTION = 2
+COMMAND_INTERACTION, AUTOCOMPLETE_INTERACTION, COMPONENT_INTERACTION, MODAL_SUBMIT = 2, 4, 3, 5
+MANAGE_CHANNELS, MANAGE_THREADS = 1 << 4, 1 << 34
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
@@ -84,10 +85,12 @@ def _under(prefix: str, problems: limits.Problems) -> limits.Problems:
 class RestApi:
     """Route handlers; all state lives in :class:`State`."""
 
-    def __init__(self, state: State, *, gateway_url: str = "", token: str | None = None) -> None:
+    def __init__(self, state: State, *, gateway_url: str = "", token: str | None = None,
+                 app_permissions: int = DEFAULT_APP_PERMISSIONS) -> None:
         self.state = state
         self.gateway_url = gateway_url
         self.token = token
+        self.app_permissions = app_permissions  # what the bot may do in every channel
 
     def routes(self) -> list[web.RouteDef]:
         s = self
@@ -108,6 +111,7 @@ class RestApi:
             web.patch(f"{API}/webhooks/{{app}}/{{token}}/messages/{{message}}", s.webhook_edit),
             web.delete(f"{API}/webhooks/{{app}}/{{token}}/messages/{{message}}", s.webhook_delete),
             web.get(f"{API}/channels/{{channel}}", s.get_channel),
+            web.delete(f"{API}/channels/{{channel}}", s.delete_channel),
             web.post(f"{API}/channels/{{channel}}/typing", s.typing),
             web.get(f"{API}/channels/{{channel}}/messages", s.history),
             web.post(f"{API}/channels/{{channel}}/messages", s.post_message),
@@ -385,6 +389,26 @@ class RestApi:
         if channel is None:
             return self.fail(request, 404, 10003, "Unknown Channel", "not_found")
         return json_response(channel.to_payload())
+
+    async def delete_channel(self, request: web.Request) -> web.Response:
+        """Delete a thread (Manage Threads) or a channel (Manage Channels), with its messages, as Discord does;
+        without the permission, 403 Missing Permissions."""
+        channel = self._channel(request)
+        if channel is None:
+            return self.fail(request, 404, 10003, "Unknown Channel", "not_found")
+        needed = MANAGE_THREADS if channel.is_thread else MANAGE_CHANNELS
+        if not self.app_permissions & needed:
+            return self.fail(request, 403, 50013, "Missing Permissions", "forbidden")
+        for message in self.state.channel_messages(channel):
+            await self.state.delete_message(message)
+        self.state.channels.pop(channel.id, None)
+        if channel in channel.guild.channels:
+            channel.guild.channels.remove(channel)
+        payload = channel.to_payload()
+        self.state.notifier.changed()
+        if self.state.dispatch is not None:
+            self.state.dispatch("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", payload)
+        return json_response(payload)
 
     async def typing(self, request: web.Request) -> web.Response:
         channel = self._channel(request)

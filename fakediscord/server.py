@@ -12,6 +12,7 @@ from aiohttp import web
 from .faults import Fault, Faults, Hold, Route
 from .gateway import HEARTBEAT_INTERVAL_MS, Gateway, GatewaySession
 from .interactions import InteractionFactory
+from .locales import DEFAULT_LOCALE
 from .models import (
     DEFAULT_APP_PERMISSIONS,
     DEFAULT_MEMBER_PERMISSIONS,
@@ -74,7 +75,7 @@ class FakeDiscord:
             heartbeat_interval=heartbeat_interval,
         )
         self.state.dispatch = self.gateway.dispatch
-        self.rest = RestApi(self.state, token=token)
+        self.rest = RestApi(self.state, token=token, app_permissions=app_permissions)
         self.interactions = InteractionFactory(self.state, ack_deadline=ack_deadline, app_permissions=app_permissions)
         self.faults = Faults()
         # Bodies checked against Discord's spec (when it is there) after the faults a test injects.
@@ -153,7 +154,7 @@ class FakeDiscord:
         self,
         name: str = "Turista test",
         *,
-        locale: str = "es-MX",
+        locale: str = DEFAULT_LOCALE,
         channels: Iterable[str] = ("general",),
         on_shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
@@ -161,6 +162,7 @@ class FakeDiscord:
 
         Its owner is a separate user (``fake.state.owner``) so test users are not owners by accident.
         ``on_shard=(shard_id, shard_count)`` picks an id that Discord routes to that shard.
+        ``locale`` (its ``preferred_locale``, sent as ``guild_locale``) must be one of Discord's, else ``ValueError``.
         If the bot is already connected, it receives GUILD_CREATE.
         """
         state = self.state
@@ -205,14 +207,15 @@ class FakeDiscord:
         name: str,
         guild: FakeGuild | None = None,
         *,
-        locale: str = "es-MX",
+        locale: str = DEFAULT_LOCALE,
         permissions: int | None = None,
         roles: Iterable[FakeRole] = (),
         nick: str | None = None,
     ) -> FakeUser:
         """Create a human user; with ``guild``, also make them a member (see :meth:`add_member`).
 
-        ``locale`` is the client language sent as ``interaction.locale``.
+        ``locale`` is the client language sent as ``interaction.locale``: one of Discord's (``LOCALES``), else
+        ``ValueError``, as no Discord client sends another.
         """
         user = FakeUser(id=self.state.ids.next(), name=name, locale=locale)
         self.state.users[user.id] = user
@@ -314,13 +317,16 @@ class FakeDiscord:
         reason: str = "",
         retry_after: float = 0.05,
         times: int | None = 1,
+        errors: dict[str, Any] | None = None,
         **pinned: int | str,
     ) -> Fault:
         """Answer requests to ``route`` (Discord's notation, e.g. ``"/channels/{channel}/messages/{message}"``)
         with ``status`` (and Discord's error ``code`` and ``reason``): the next ``times`` of them, or every
-        one until ``fault.clear()`` with ``times=None``. Keyword arguments pin placeholders
+        one until ``fault.clear()`` with ``times=None``. ``errors`` is the error tree a 400 carries
+        (``{"0": {"name": {"_errors": [{"code": ..., "message": ...}]}}}``). Keyword arguments pin placeholders
         (``channel=channel.id, message=message.id``). See :meth:`fail_next` for the rest."""
-        return self._add_fault(Fault(Route(method, route, pinned), status, code, reason, retry_after, times))
+        return self._add_fault(Fault(Route(method, route, pinned), status, code, reason, retry_after, times,
+                                     errors=errors))
 
     def limit_old_edits(self, budget: int, *, older_than: float = 3600.0, window: float = 3600.0,
                         retry_after: float = 60.0, channel: FakeChannel | None = None) -> OldEditLimit:

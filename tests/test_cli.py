@@ -67,7 +67,7 @@ def test_the_console_script_prints_its_version() -> None:
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = turista(capsys, "--help")
     assert code == 0
-    for name in ("run", "sandbox", "store", "status", "simulate", "render"):
+    for name in ("run", "sandbox", "store", "status", "commands", "selftest", "simulate", "render"):
         assert f"    {name} " in out
     code, _, err = turista(capsys)
     assert code == 2 and "COMMAND" in err
@@ -79,6 +79,9 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     (["store"], "restore"),
     (["store", "restore"], "BACKUP"),
     (["status"], "--json"),
+    (["commands"], "check"),
+    (["commands", "sync"], "DISCORD_TOKEN"),
+    (["selftest"], "--channel"),
     (["simulate"], "--games"),
     (["render", "board"], "--edition"),
 ])

@@ -170,7 +170,7 @@ def channel(fake: FakeDiscord) -> FakeChannel:
 
 @pytest.fixture
 def ana(fake: FakeDiscord, channel: FakeChannel) -> FakeUser:
-    return fake.add_user("ana", channel.guild, locale="es-MX")
+    return fake.add_user("ana", channel.guild, locale="es-419")
 
 
 @pytest.fixture
@@ -237,7 +237,7 @@ async def test_deferred_response_edit_and_followup(
     reply = await (await fake.slash(ana, channel, "roll"))
     assert reply.response_type == 5
     message = await reply.wait_message(lambda m: m.content.startswith("dice"))
-    assert message.content == "dice for ana (es-MX)"
+    assert message.content == "dice for ana (es-419)"
     [followup] = await reply.wait_followups(1)
     assert followup.ephemeral and followup.content == "your turn again"
     assert fake.errors == []

@@ -94,7 +94,10 @@ def test_board_is_the_same_from_several_threads(game: tuple) -> None:
 def test_languages_differ(game: tuple) -> None:
     st = game[2]
     assert board(st, "es") != board(st, "en")
-    assert board(st, "xx") == board(st, "es")  # an unknown language reads Spanish
+    # A language the bot does not speak reads English, as Discord shows its commands (words.language_of); no
+    # language at all, Spanish.
+    assert board(st, "xx") == board(st, "fr") == board(st, "en")
+    assert board(st, "") == board(st, "es")
     assert board(st, "en-US") == board(st, "en")  # Discord locales are understood
 
 

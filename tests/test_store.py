@@ -22,7 +22,7 @@ import pytest
 from sqlite_utils import Database
 
 import engine
-from bot.store import ChannelBusy, MessageRow, NoSuchGame, ResultRow, StaleVersion, Store, StoreError
+from bot.store import ChannelBusy, MessageRow, NoSuchGame, RegistrationRow, ResultRow, StaleVersion, Store, StoreError
 from bot.store.__main__ import main as cli
 from bot.store.errors import Conflict
 from bot.store.replay import verify_game
@@ -714,3 +714,19 @@ def test_cli_migrate_and_missing_database(tmp_path: Path, capsys: pytest.Capture
     assert not (tmp_path / "none.db").exists()
     assert cli(["migrate", "--db", str(tmp_path / "m.db")]) == 0
     assert MIGRATION_NAMES[-1] in capsys.readouterr().out
+
+
+def test_the_registration_keeps_the_accepted_digest_and_the_newest_refusal(store: Store) -> None:
+    assert store.registration(7) is None and store.registrations() == []
+    store.registered(7, 0, "first", now=100.0)
+    store.registered(7, 55, "guild", now=101.0)
+    assert store.registration(7) == RegistrationRow(7, 0, "first", 100.0, None, None, None)
+    store.registration_refused(7, 0, "command[0].name (/roll): bad", 13, now=200.0)
+    refused = store.registration(7)
+    assert refused == RegistrationRow(7, 0, "first", 100.0, "command[0].name (/roll): bad", 200.0, 13)
+    assert [(r.guild_id, r.refused is not None) for r in store.registrations()] == [(0, True), (55, False)]
+    store.registered(7, 0, "second", now=300.0)  # accepted at last: the refusal is over
+    assert store.registration(7) == RegistrationRow(7, 0, "second", 300.0, None, None, None)
+    store.registration_refused(8, 0, "refused before any accepted", 0, now=400.0)
+    assert store.registration(8) == RegistrationRow(8, 0, None, None, "refused before any accepted", 400.0, 0)
+    assert {"registered", "registration_refused"} <= Store.WRITES

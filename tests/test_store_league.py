@@ -361,7 +361,8 @@ def test_an_older_database_gets_the_titles_bought_and_the_edition_played(tmp_pat
             store.db.execute(f"DROP TABLE {table}")
         store.db.conn.commit()
     with Store(path) as store:
-        assert store.schema_version() == MIGRATION_NAMES
+        # 0004 is recorded again, after the later migrations this database already had.
+        assert sorted(store.schema_version()) == MIGRATION_NAMES
         assert store.db.execute("SELECT * FROM titles_bought ORDER BY 1, 2, 3").fetchall() == bought
         assert store.game(gid).edition == "turismundo"
 

@@ -132,11 +132,21 @@ def text(lang: str, key: str, *, variant: str | None = None, **params: object) -
     return GAME.text(lang, key, variant=variant, **params)
 
 
+# A locale as Discord writes one: a language, then maybe a country or a region ("fr", "pt-BR", "es-419").
+_LOCALE = re.compile(r"[a-z]{2}(?:-(?:[A-Z]{2}|\d{3}))?")
+# What a locale of a language without a catalogue reads: the commands' default names are English, and Discord
+# shows them to every client it has no localisation for, so the bot's answers there match its commands.
+OTHER_LOCALES_LANGUAGE = "en"
+
+
 def language_of(locale: str | None) -> str:
-    """Discord locales like 'es-ES', 'es-419', 'en-US' map to a catalogue; anything else gets Spanish."""
-    if locale and locale.split("-")[0] in LANGUAGES:
-        return locale.split("-")[0]
-    return DEFAULT_LANGUAGE
+    """The catalogue for a Discord locale. The rule: a locale of a language the bot speaks gets that language
+    (es-419 and es-ES Spanish, en-US and en-GB English); every other locale (fr, pt-BR, ja...) gets English;
+    no locale at all (None, "") gets the default, Spanish."""
+    if not locale or not _LOCALE.fullmatch(locale):
+        return DEFAULT_LANGUAGE
+    lang = locale.split("-")[0]
+    return lang if lang in LANGUAGES else OTHER_LOCALES_LANGUAGE
 
 
 _FIELD = re.compile(r"\{(\w+)(:[^{}]*)?\}")

@@ -1,6 +1,7 @@
 """What the bot registers with Discord, built without Discord: the body of `PUT /applications/{id}/commands`
 exactly as discord.py's command tree sends it at `tree.sync()`, translations included. A check of the
-registration (the tests, an admin's command line) reads it here instead of connecting."""
+registration (the tests, `turista commands check`) reads it here instead of connecting, and `turista commands
+sync` sends it from the same tree."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import registration
 from bot.face.i18n import CatalogueTranslator
 
 if TYPE_CHECKING:
@@ -19,23 +21,31 @@ if TYPE_CHECKING:
 COMMANDS_ROUTE = "/applications/{application_id}/commands"
 
 
+async def command_tree(client: discord.Client, *, guild: int | None = None,
+                       commands: Sequence[app_commands.Command[Any, ..., Any] | app_commands.Group] | None = None,
+                       ) -> app_commands.CommandTree[Any]:
+    """A tree of `client` with every command (or `commands`) and the catalogues' translations, as the bot's own;
+    with `guild`, the commands copied to that guild, as `TURISTA_DEV_GUILD` does."""
+    from bot.commands import all_commands
+
+    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
+    await tree.set_translator(CatalogueTranslator())
+    for command in all_commands() if commands is None else commands:
+        tree.add_command(command)
+    if guild is not None:
+        tree.copy_global_to(guild=discord.Object(guild))
+    return tree
+
+
 async def registration_payload(
-    commands: Sequence[app_commands.Command | app_commands.Group] | None = None,
+    commands: Sequence[app_commands.Command[Any, ..., Any] | app_commands.Group] | None = None,
 ) -> list[dict[str, Any]]:
     """The command payloads the bot's tree would sync (default: `bot.commands.all_commands()`), with every
     locale's names and descriptions from the catalogues, as `CommandTree.sync` builds them. No network: the
     client is never logged in."""
-    from bot.commands import all_commands
-
     client = discord.Client(intents=discord.Intents.none())
     try:
-        tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
-        translator = CatalogueTranslator()
-        await tree.set_translator(translator)
-        for command in all_commands() if commands is None else commands:
-            tree.add_command(command)
-        # The same calls as `CommandTree.sync`, which then PUTs this list.
-        return [await command.get_translated_payload(tree, translator) for command in tree.get_commands()]
+        return await registration.payload(await command_tree(client, commands=commands))
     finally:
         await client.close()
 
@@ -43,7 +53,8 @@ async def registration_payload(
 def registration_problems(payload: list[dict[str, Any]], spec: Spec | None) -> list[tuple[str, ...]]:
     """What Discord would refuse in a registration, as ``(field path, message, code)``: the spec's schema for
     the bulk overwrite, when ``spec`` is given (`fakediscord.spec.load_spec()`), and the documented rules the
-    schema does not carry (names, sizes, option order: `fakediscord.limits.check_commands`). Empty: valid."""
+    schema does not carry (names, sizes, option order, locales: `fakediscord.limits.check_commands`). Empty:
+    valid."""
     from fakediscord import limits
 
     found: list[tuple[str, ...]] = []
@@ -53,4 +64,4 @@ def registration_problems(payload: list[dict[str, Any]], spec: Spec | None) -> l
     return found
 
 
-__all__ = ["COMMANDS_ROUTE", "registration_payload", "registration_problems"]
+__all__ = ["COMMANDS_ROUTE", "command_tree", "registration_payload", "registration_problems"]

@@ -15,6 +15,9 @@ PATTERN = re.compile(
     r"turista:(?P<game>[0-9]{1,18}):(?P<version>[0-9]{1,12}):(?P<verb>[a-z_]{1,24})(?::(?P<arg>[A-Za-z0-9_-]{1,40}))?"
 )
 
+# The buttons of `turista selftest`, answered by the self-test's own gateway connection: the bot leaves them alone.
+SELF_TEST_PREFIX = "selftest:"
+
 
 @dataclass(frozen=True)
 class ComponentId:

@@ -63,7 +63,7 @@ class Sandbox:
 
     # -- the session ------------------------------------------------------------------------------------
     async def run(self) -> int:
-        locale = "es-MX" if self.lang == "es" else "en-US"
+        locale = "es-419" if self.lang == "es" else "en-US"
         # The terminal shows the table; what the fake Discord's server logs (a request cut short as the bot stops
         # at Ctrl+C, say) goes to the session's folder, beside the bot's own log.
         logging.basicConfig(filename=self.out / "fake-discord.log", level=logging.WARNING,

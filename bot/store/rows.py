@@ -20,6 +20,19 @@ class Activity:
 
 
 @dataclass(frozen=True, slots=True)
+class RegistrationRow:
+    """The slash commands of an application in one scope (guild 0: global), as the bot last registered them."""
+
+    application_id: int
+    guild_id: int
+    digest: str | None  # of the payload Discord last accepted, None if it never did
+    synced_at: float | None
+    refused: str | None  # why Discord refused the newest attempt (its command and field), None if it accepted it
+    refused_at: float | None
+    kept: int | None  # how many commands Discord still had after that refusal
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRow:
     seat: int  # the engine seat index
     user_id: int | None  # None for a computer player

@@ -250,6 +250,23 @@ SQLITE: dict[str, tuple[str, ...]] = {
         END
         """,
     ),
+    "0005_registrations": (
+        # The slash commands Discord last accepted from this bot (a digest of the payload), per application and
+        # scope (guild 0: global), so that a start registers only what changed; and the last refusal, if the
+        # newest attempt was refused, with how many commands Discord still had (`turista status` tells it).
+        """
+        CREATE TABLE registrations (
+            application_id INTEGER NOT NULL,
+            guild_id INTEGER NOT NULL,
+            digest TEXT,
+            synced_at REAL,
+            refused TEXT,
+            refused_at REAL,
+            kept INTEGER,
+            PRIMARY KEY (application_id, guild_id)
+        ) WITHOUT ROWID
+        """,
+    ),
 }
 
 # -- PostgreSQL -------------------------------------------------------------------------------------
@@ -445,6 +462,20 @@ POSTGRES: dict[str, tuple[str, ...]] = {
             RAISE EXCEPTION 'the action log is append-only' USING ERRCODE = 'integrity_constraint_violation';
         END
         $$
+        """,
+    ),
+    "0005_registrations": (
+        """
+        CREATE TABLE registrations (
+            application_id BIGINT NOT NULL,
+            guild_id BIGINT NOT NULL,
+            digest TEXT,
+            synced_at DOUBLE PRECISION,
+            refused TEXT,
+            refused_at DOUBLE PRECISION,
+            kept INTEGER,
+            PRIMARY KEY (application_id, guild_id)
+        )
         """,
     ),
 }

@@ -46,6 +46,7 @@ from bot.store.rows import (
     Profile,
     Ranking,
     RatingChange,
+    RegistrationRow,
     Rerated,
     ResultRow,
     SeasonRow,
@@ -164,7 +165,7 @@ class Store:
         "reserve_ids", "reserve_block", "create_game", "add_seat", "remove_seat", "remove_seat_at", "update_seat",
         "update_settings", "start_game", "apply", "set_table_message", "intend_post", "posted", "shown", "edited",
         "drop_message", "set_thread", "set_deadline", "set_status", "finish_game", "backup", "restore",
-        "new_season", "rerate", "forget",
+        "new_season", "rerate", "forget", "registered", "registration_refused",
     })
 
     def __init__(
@@ -792,6 +793,43 @@ class Store:
                 " MAX(updated_at) FROM games"
             ).fetchone()
         return Activity(int(lobbies), int(playing), last)
+
+    # -- the slash commands' registration ---------------------------------------------------------------
+    _REGISTRATION_COLUMNS: Final = "application_id, guild_id, digest, synced_at, refused, refused_at, kept"
+
+    def registration(self, application_id: int, guild_id: int = 0) -> RegistrationRow | None:
+        """What the bot last registered for `application_id` (globally: guild 0), None if it never did here."""
+        with self.backend.read() as tx:
+            row = tx.execute(f"SELECT {self._REGISTRATION_COLUMNS} FROM registrations"
+                             " WHERE application_id = ? AND guild_id = ?", [application_id, guild_id]).fetchone()
+        return RegistrationRow(*row) if row else None
+
+    def registrations(self) -> list[RegistrationRow]:
+        """Every registration kept, newest attempt first (`turista status`)."""
+        with self.backend.read() as tx:
+            rows = [RegistrationRow(*row) for row in tx.execute(
+                f"SELECT {self._REGISTRATION_COLUMNS} FROM registrations ORDER BY application_id, guild_id")]
+        return sorted(rows, key=lambda r: max(r.synced_at or 0.0, r.refused_at or 0.0), reverse=True)
+
+    def registered(self, application_id: int, guild_id: int, digest: str, *, now: float | None = None) -> None:
+        """Discord accepted the payload of `digest`: the refusal before it, if any, is over."""
+        with self.backend.write() as tx:
+            tx.execute(
+                "INSERT INTO registrations (application_id, guild_id, digest, synced_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (application_id, guild_id) DO UPDATE SET digest = excluded.digest,"
+                " synced_at = excluded.synced_at, refused = NULL, refused_at = NULL, kept = NULL",
+                [application_id, guild_id, digest, self._now(now)])
+
+    def registration_refused(self, application_id: int, guild_id: int, reason: str, kept: int, *,
+                             now: float | None = None) -> None:
+        """Discord refused the newest payload for `reason`, and still has `kept` commands (those of the digest
+        kept, which stays)."""
+        with self.backend.write() as tx:
+            tx.execute(
+                "INSERT INTO registrations (application_id, guild_id, refused, refused_at, kept) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (application_id, guild_id) DO UPDATE SET refused = excluded.refused,"
+                " refused_at = excluded.refused_at, kept = excluded.kept",
+                [application_id, guild_id, reason, self._now(now), kept])
 
     def game_ids(self) -> list[int]:
         with self.backend.read() as tx:

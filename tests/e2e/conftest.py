@@ -29,10 +29,10 @@ def bot_env() -> dict[str, str]:
 async def world(tmp_path: Path, bot_env: dict[str, str]) -> AsyncIterator[World]:
     async with FakeDiscord() as fake:
         guild = fake.add_guild("Mesa de pruebas", channels=("mesa", "otra"))
-        ana = fake.add_user("Ana", guild, locale="es-MX")
+        ana = fake.add_user("Ana", guild, locale="es-419")
         beto = fake.add_user("Beto @everyone", guild, locale="es-ES")
         carl = fake.add_user("Carl", guild, locale="en-US")
-        dora = fake.add_user("Dora", guild, locale="es-MX")
+        dora = fake.add_user("Dora", guild, locale="es-419")
         db_path = tmp_path / "turista.db"
         process = Bot(fake, db_path, tmp_path / "bot.log", bot_environment(db_path, {**TEST_SETTINGS, **bot_env}))
         await process.start()

@@ -51,6 +51,11 @@ async def test_non_players_stale_clicks_and_bad_input_change_nothing(world: Worl
     # A slash command from a non-player, in English for an English client.
     refused = await world.slash(world.carl, "roll")
     assert refused.ephemeral and "not playing" in (refused.content or "")
+    # The other English client, and one of a language the bot does not speak: English too (words.language_of).
+    for locale in ("en-GB", "pt-BR"):
+        someone = world.fake.add_user(f"Someone {locale}", world.guild, locale=locale)
+        refused = await world.slash(someone, "roll")
+        assert refused.ephemeral and "not playing" in (refused.content or ""), locale
     assert world.game(gid).version == st.version
 
     # A client that has not received the edit yet still shows the old buttons.

@@ -69,7 +69,7 @@ async def test_two_processes_then_three_after_resharding(tmp_path: Path) -> None
         guilds = [fake.add_guild(f"Mesa {k}", channels=("mesa",), on_shard=(k, LCM)) for k in range(GUILDS)]
         channels = [g.channel("mesa") for g in guilds]
         people: list[tuple[FakeUser, FakeUser]] = [
-            (fake.add_user(f"Ana{k}", g, locale="es-MX"), fake.add_user(f"Beto{k}", g, locale="es-MX"))
+            (fake.add_user(f"Ana{k}", g, locale="es-419"), fake.add_user(f"Beto{k}", g, locale="es-419"))
             for k, g in enumerate(guilds)
         ]
         before = processes(fake, tmp_path, 2, "two")

@@ -13,7 +13,7 @@ from devkit.world import World
 from tests.faults.database import SmallDisk, small_disk
 from tests.faults.turns import computer_about_to_move
 
-FULL = "El disco del bot está lleno"  # Ana's language (es-MX)
+FULL = "El disco del bot está lleno"  # Ana's language (es-419)
 
 
 @pytest.fixture

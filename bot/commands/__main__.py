@@ -1,0 +1,165 @@
+"""`turista commands check` / `turista commands sync`: the slash commands' registration, checked without Discord
+against its published rules, or sent to Discord now.
+
+A start of the bot sends the registration only when it changed since Discord last accepted it (a digest kept in
+the database); `sync` sends it whatever the digest says and keeps the new one, so that the next start sends none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bot import registration
+from bot.commands import discord_rules
+from bot.config import Config, load_config
+
+REFUSED = 1  # `sync`: Discord refused the registration but keeps the commands it had
+
+
+def _count(commands: list[dict[str, Any]]) -> tuple[int, int]:
+    """(commands and subcommands people can type, options of theirs)."""
+    typed = options = 0
+
+    def walk(node: dict[str, Any]) -> None:
+        nonlocal typed, options
+        children = node.get("options") or []
+        if any(child.get("type") in (1, 2) for child in children):
+            for child in children:
+                walk(child)
+        else:
+            typed += 1
+            options += len(children)
+
+    for command in commands:
+        walk(command)
+    return typed, options
+
+
+def summary(commands: list[dict[str, Any]]) -> list[str]:
+    """What the registration holds, in a few lines."""
+    typed, options = _count(commands)
+    locales: set[str] = set()
+
+    def gather(node: dict[str, Any]) -> None:
+        for field in ("name_localizations", "description_localizations"):
+            locales.update(node.get(field) or {})
+        for child in [*(node.get("options") or []), *(node.get("choices") or [])]:
+            gather(child)
+
+    for command in commands:
+        gather(command)
+    largest = max(commands, key=discord_rules.command_size) if commands else None
+    lines = [f"{len(commands)} top-level commands, {typed} to type with {options} options in all; localised in "
+             f"{', '.join(sorted(locales)) or 'no locale'}"]
+    if largest is not None:
+        lines.append(f"the largest, /{largest['name']}, counts {discord_rules.command_size(largest):,} of Discord's "
+                     f"{discord_rules.COMMAND_SIZE_MAX:,} characters for a command")
+    return lines
+
+
+def check(spec_arg: str | None) -> int:
+    from bot.commands.registration import registration_payload
+
+    commands = asyncio.run(registration_payload())
+    spec_path = discord_rules.find_spec(spec_arg)
+    spec = None
+    if spec_path is not None:
+        if not spec_path.is_file():
+            print(f"no OpenAPI description at {spec_path}", file=sys.stderr)
+            return 2
+        spec = discord_rules.load_spec(spec_path)
+    for line in summary(commands):
+        print(line)
+    if spec_path is not None:
+        print(f"checked against Discord's schema of the route ({spec_path}) and its documented rules")
+    else:
+        print("checked against Discord's documented rules (its schema too with --spec or TURISTA_DISCORD_SPEC: "
+              "openapi.json of github.com/discord/discord-api-spec)")
+    problems = discord_rules.check(commands, spec)
+    if not problems:
+        print("no problem found: Discord should accept it")
+        return 0
+    print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} Discord would refuse the whole registration "
+          "for:")
+    for problem in problems:
+        print(f"  {problem}")
+    return 1
+
+
+async def _sync(config: Config) -> int:
+    import discord
+
+    from bot.commands.registration import command_tree
+    from bot.store import Store
+    from bot.table.storage import Storage
+
+    client = discord.Client(intents=discord.Intents.none())
+    async with client:
+        try:
+            await client.login(config.token)
+        except discord.LoginFailure:
+            print("Discord refused the token in DISCORD_TOKEN", file=sys.stderr)
+            return 2
+        assert client.application_id is not None  # known once logged in
+        tree = await command_tree(client, guild=config.dev_guild)
+        guild = discord.Object(config.dev_guild) if config.dev_guild else None
+        storage = Storage(await asyncio.to_thread(Store, config.db))
+        try:
+            outcome = await registration.register(tree, storage, application_id=client.application_id,
+                                                  guild=guild, force=True)
+        except registration.RegistrationRefused as refused:
+            print(refused.line, file=sys.stderr)
+            return registration.REFUSED_EXIT
+        finally:
+            await asyncio.to_thread(storage.close)
+            storage.store.close()
+    where = f" to guild {config.dev_guild}" if config.dev_guild else ""
+    if outcome.action == "refused":
+        print(f"{outcome.reason.rstrip('.')}. Discord keeps the {outcome.commands} commands it had.", file=sys.stderr)
+        return REFUSED
+    print(f"registered{where}: {outcome.commands} top-level commands; the bot's next start sends none")
+    return 0
+
+
+def parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="The slash commands' registration with Discord.")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    checking = actions.add_parser("check", help="check the registration against Discord's rules, without Discord",
+                                  description="Build the registration a start would send and check it against "
+                                  "Discord's documented rules, and against the schema of its OpenAPI description "
+                                  "when one is given. Status 1 when Discord would refuse it.")
+    checking.add_argument("--spec", metavar="OPENAPI_JSON", default=None,
+                          help="Discord's OpenAPI description (default: $TURISTA_DISCORD_SPEC, else none)")
+    actions.add_parser("sync", help="send the registration to Discord now (DISCORD_TOKEN), and keep its digest",
+                       description="Send the registration to Discord with the bot's token (DISCORD_TOKEN, "
+                       "TURISTA_DEV_GUILD and TURISTA_DB as `turista run` reads them) and keep its digest in the "
+                       "database, so the next start sends none. Status 1 if Discord refused it and keeps the "
+                       f"commands it had, {registration.REFUSED_EXIT} if it has none.")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.commands") -> int:
+    args = parser(prog).parse_args(argv)
+    # What the registration logs for the bot's journal, this command prints itself.
+    logging.getLogger("turista.bot").addHandler(logging.NullHandler())
+    if args.action == "check":
+        return check(args.spec)
+    config = load_config()
+    if not config.token:
+        print("`turista commands sync` needs the bot's token in DISCORD_TOKEN (the environment or .env), as "
+              "`turista run` does", file=sys.stderr)
+        return 2
+    if not Path(config.db).parent.exists() and "://" not in config.db:
+        print(f"no folder for the database {config.db}", file=sys.stderr)
+        return 2
+    return asyncio.run(_sync(config))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
