@@ -5,7 +5,8 @@ waits for a decision its messages let a person make and that every game's log re
 A round lasts a number of moves, not a time: the bot is killed after a random number of recorded moves (then a
 moment's random pause) or while Discord holds the answer to one of its posts, so how much gets played does not
 depend on the machine's speed. A round in which the games make no move (or the bot posts nothing) for
-`STUCK_SECONDS` fails, saying which."""
+`STUCK_SECONDS` fails, saying which; after the last restart each open game is given as long to wait for a
+person (a game that does not is counted out of `games_answerable`)."""
 
 from __future__ import annotations
 
@@ -107,7 +108,7 @@ async def run(kills: int, seed: int, tmp: Path, between_share: float = 0.3) -> d
             answerable = 0
             for channel, gid in games.items():
                 try:
-                    st = await world.settled(gid, channel, timeout=30)
+                    st = await world.settled(gid, channel, timeout=STUCK_SECONDS)
                     if st.phase != "over":
                         before = store.game(gid).version
                         await world.play_turn_step(gid, st, channel)
