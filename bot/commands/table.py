@@ -11,7 +11,7 @@ from bot.face import answers, attachments
 from bot.face.i18n import lang_of, ls, t
 from bot.face.replies import refuse, say
 from bot.face.texts import cash
-from bot.handlers import lobby
+from bot.handlers import lobby, takebacks
 from bot.handlers.acting import channel_session
 from bot.table.settings import DEFAULT_TURN_TIMEOUT, TIME_LIMITS, TURN_TIMEOUTS, TableSettings
 from engine import DEFAULT_LEVEL, available
@@ -20,6 +20,7 @@ from engine import LEVELS as COMPUTER_LEVELS
 turista = app_commands.Group(name=ls("turista", "turista.name"),
                              description=ls("Play Turista Mundial in this channel", "turista.desc"), guild_only=True)
 
+MAX_TAKE_BACK = 10  # moves one take-back may ask for: the engine allows only the asker's own in a row anyway
 MAX_START_CASH = 100_000_000  # far beyond any edition's bank, still exact in Discord's integer options
 EDITIONS = [app_commands.Choice(name=ls(e, f"choice.edition.{e}"), value=e) for e in available()]
 LEVELS = [app_commands.Choice(name=ls(level, f"choice.level.{level}"), value=level) for level in COMPUTER_LEVELS]
@@ -60,6 +61,16 @@ async def join(interaction: discord.Interaction) -> None:
 @turista.command(name=ls("leave", "leave.name"), description=ls("Leave the table before it starts", "leave.desc"))
 async def leave(interaction: discord.Interaction) -> None:
     await lobby.leave(interaction)
+
+
+@turista.command(name=ls("undo", "undo.name"),
+                 description=ls("Ask to take back your last moves (the others agree)", "undo.desc"))
+@app_commands.rename(moves=ls("moves", "opt.moves.name"))
+@app_commands.describe(moves=ls("How many of your last moves (1 if empty)", "opt.moves.desc"))
+async def undo(interaction: discord.Interaction, moves: app_commands.Range[int, 1, MAX_TAKE_BACK] = 1) -> None:
+    if not await within(interaction, "moves", moves, 1, MAX_TAKE_BACK, str):
+        return
+    await takebacks.ask(interaction, moves)
 
 
 @turista.command(name=ls("start", "start.name"), description=ls("Start the game (host)", "start.desc"))

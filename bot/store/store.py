@@ -50,6 +50,7 @@ from bot.store.rows import (
     ResultRow,
     SeasonRow,
     SeatRow,
+    TakeBackRow,
 )
 from bot.store.schema import BOUGHT_SQL, MIGRATION_NAMES, OPEN_STATUSES, STATUSES, migrations
 
@@ -164,7 +165,7 @@ class Store:
         "reserve_ids", "reserve_block", "create_game", "add_seat", "remove_seat", "remove_seat_at", "update_seat",
         "update_settings", "start_game", "apply", "set_table_message", "intend_post", "posted", "shown", "edited",
         "drop_message", "set_thread", "set_deadline", "set_status", "finish_game", "backup", "restore",
-        "new_season", "rerate", "forget",
+        "new_season", "rerate", "forget", "ask_take_back", "agree_take_back", "settle_take_back",
     })
 
     def __init__(
@@ -828,6 +829,57 @@ class Store:
             if len(page) < LOG_PAGE:
                 return
             last = page[-1][0]
+
+    # -- take-backs asked for (the consent a take-back waits for) ----------------------------------------------
+    def ask_take_back(self, game_id: int, version: int, seat: int, user_id: int | None, count: int, *,
+                      now: float | None = None) -> TakeBackRow | None:
+        """Record a take-back asked for at `version` (the game's version now); None when one was already asked
+        at that version (still open, refused or done): a refused request is not asked again until the game
+        moves on."""
+        with self.backend.write() as tx:
+            if self._status_of(tx, game_id) != "active":
+                raise StoreError("game_not_active", game_id=game_id)
+            inserted = tx.execute(
+                "INSERT INTO requests (game_id, version, seat, user_id, count, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id, version) DO NOTHING",
+                [game_id, version, seat, user_id, count, self._now(now)],
+            ).rowcount
+        return TakeBackRow(version, seat, user_id, count) if inserted == 1 else None
+
+    def take_back_request(self, game_id: int, version: int) -> TakeBackRow | None:
+        """The take-back asked for at `version`, if any."""
+        with self.backend.read() as tx:
+            row = tx.execute(
+                "SELECT version, seat, user_id, count, agreed, status FROM requests WHERE game_id = ? AND version = ?",
+                [game_id, version],
+            ).fetchone()
+        if row is None:
+            return None
+        return TakeBackRow(row[0], row[1], row[2], row[3], tuple(msgspec.json.decode(row[4])), row[5])
+
+    def agree_take_back(self, game_id: int, version: int, user_id: int) -> TakeBackRow | None:
+        """`user_id` says yes to the open take-back at `version`: the request now, None if none is open."""
+        with self.backend.write() as tx:
+            row = tx.execute(
+                "SELECT agreed FROM requests WHERE game_id = ? AND version = ? AND status = 'open'",
+                [game_id, version],
+            ).fetchone()
+            if row is None:
+                return None
+            agreed = sorted({*msgspec.json.decode(row[0]), user_id})
+            tx.execute("UPDATE requests SET agreed = ? WHERE game_id = ? AND version = ?",
+                       [_json_text(agreed), game_id, version])
+        return self.take_back_request(game_id, version)
+
+    def settle_take_back(self, game_id: int, version: int, status: str) -> bool:
+        """Close the open take-back at `version` as "refused" or "done"; False if none was open."""
+        if status not in ("refused", "done"):
+            raise ValueError(f"unknown status {status!r}")
+        with self.backend.write() as tx:
+            return tx.execute(
+                "UPDATE requests SET status = ? WHERE game_id = ? AND version = ? AND status = 'open'",
+                [status, game_id, version],
+            ).rowcount == 1
 
     def history(self, guild_id: int, limit: int = 10) -> list[HistoryRow]:
         """The guild's finished and abandoned games, most recent first."""

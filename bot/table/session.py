@@ -24,8 +24,9 @@ from bot.table.draft import Draft
 from bot.table.face import Face, Notice, NotShown, Table
 from bot.table.settings import TableSettings
 from bot.table.storage import Storage
-from engine import SYSTEM, Action, IllegalAction, State, refusal
+from engine import SYSTEM, TAKE_BACK, Action, IllegalAction, LogEntry, State, refusal, take_back_refusal
 from engine import apply as engine_apply
+from engine import take_back as engine_take_back
 
 log = logging.getLogger("turista.game")
 MAX_COMPUTER_MOVES = 400  # a safety net: computers never keep a table busy forever
@@ -33,6 +34,7 @@ AFK_LIMIT = 3  # decisions in a row played for an absent person before a compute
 HEAL_FIRST = 2.0  # seconds before messages Discord refused are tried again, doubling up to HEAL_LONGEST
 HEAL_LONGEST = 60.0
 Refusal = tuple[str, dict[str, Any]]
+TAKE_BACK_LIMIT = 3  # take-backs a game allows, under its house rule `take_backs`
 
 
 def events_line(events: list[dict]) -> str:
@@ -121,14 +123,16 @@ class Session:
         return refusal(st, action)
 
     async def act(self, action: Action, actor: int | None, click: object | None = None, *,
-                  before: list[dict] | None = None, hold: bool = False) -> list[dict]:
+                  before: list[dict] | None = None, hold: bool = False,
+                  outcome: tuple[State, list[dict]] | None = None) -> list[dict]:
         """Apply `action` (the lock must be held); raises IllegalAction, StaleVersion or StoreError. `click`: the
         face's handle on the click that asked for it, handed on to the face untouched. `before`: the events of a
         move made just before under this lock and held (shown now, with this one's); `hold`: show nothing yet,
-        another move follows at once."""
+        another move follows at once. `outcome`: the new state and events, already worked out (a log entry that
+        is not a move of the rules, such as a take-back)."""
         st = self.state
         assert st is not None and self.lock.locked()
-        new_state, events = engine_apply(st, action)
+        new_state, events = outcome if outcome is not None else engine_apply(st, action)
         # The next decision's deadline is saved with the move, so a restart resumes the same clock; an auction
         # whose message is not up yet gets its quiet period once the face has shown it (`arm_timers`).
         delay = self.decision_delay(new_state)
@@ -508,6 +512,101 @@ class Session:
         if st is not None and not st.seats[seat].computer and self.plays_itself(seat):
             await self._set_stand_in(seat, "")
             await self.tell(Notice("table.back", seat=seat))
+
+    # -- taking moves back -------------------------------------------------------------------------------
+    def people_asked(self, seat: int) -> list[int]:
+        """Whose yes a take-back by `seat` needs: every other person still in the game whose seat no computer
+        plays (a computer seat agrees). Under the house rule `take_back_host`, in a game that is not rated, the
+        host alone (nobody, when the host asks)."""
+        st = self.state
+        assert st is not None
+        others = [s.user_id for s in self.seats if s.user_id is not None and s.seat != seat
+                  and not st.seats[s.seat].out and not self.plays_itself(s.seat)]
+        if self.settings.take_back_host and not self.rated:
+            if self.user_of(seat) == self.row.host_id:
+                return []
+            return [self.row.host_id] if self.row.host_id in others else others
+        return others
+
+    @property
+    def rated(self) -> bool:
+        """Whether the game counts for the league as it stands: two people or more at the table."""
+        return len({s.user_id for s in self.seats if s.user_id is not None}) >= 2
+
+    async def logged(self) -> tuple[State, list[LogEntry], list[int | None]]:
+        """The game's first state, its log's entries (action and events, the start row left out) and who made
+        each (a person's id; None for the bot: computers, clocks)."""
+        first = await self.storage.initial_state(self.gid)
+        rows = [row for row in await self.storage.log(self.gid) if row.action is not None]
+        assert first is not None
+        return first, [(row.decoded_action(), row.decoded_events()) for row in rows], [row.actor for row in rows]
+
+    async def take_back_refusal(self, user_id: int, count: int) -> tuple[Refusal | None, list[dict]]:
+        """Why the person may not ask to take back their last `count` moves now (None if they may), and the
+        events of those moves (what the request shows)."""
+        st = self.state
+        seat = self.seat_of(user_id)
+        if st is None or self.closed or seat is None:
+            return ("no_game", {}) if seat is not None else ("not_a_player", {}), []
+        if not self.settings.take_backs:
+            return ("take_backs_off", {}), []
+        _, entries, actors = await self.logged()
+        if sum(1 for action, _ in entries if action is not None and action.kind == TAKE_BACK) >= TAKE_BACK_LIMIT:
+            return ("take_back_limit", {"count": TAKE_BACK_LIMIT}), []
+        # Moves the clock or a computer made for the seat are not the person's to take back.
+        mine = 0
+        for actor in reversed(actors):
+            if actor != user_id:
+                break
+            mine += 1
+        why = take_back_refusal(entries[len(entries) - mine:], seat, count) if mine else ("cannot_take_back", {})
+        if why is not None:
+            return why, []
+        return None, [event for _, events in entries[len(entries) - count:] for event in events]
+
+    async def last_events(self, count: int) -> list[dict]:
+        """The events of the game's last `count` log entries, oldest first."""
+        assert self.state is not None
+        rows = await self.storage.log(self.gid, after=self.state.version - count)
+        return [event for row in rows for event in row.decoded_events()]
+
+    async def take_back(self, version: int, seat: int, count: int, actor: int | None, *,
+                        asked: bool = False) -> Refusal | list[dict]:
+        """Take back `seat`'s last `count` moves, agreed at `version`: the game as it was before them, as a new
+        entry of the log. `asked`: agreed on a request (`Store.ask_take_back`), which must still be open and is
+        then settled, both under the lock (a No clicked meanwhile wins). The refusal, or the events."""
+        async with self.lock:
+            st = self.state
+            if st is None or self.closed:
+                return "no_game", {}
+            if st.version != version:
+                return "outdated", {}
+            if asked:
+                request = await self.storage.take_back_request(self.gid, version)
+                if request is None or request.status != "open":
+                    return "take_back_closed", {}
+            first, entries, _ = await self.logged()
+            try:
+                outcome = engine_take_back(first, entries, st, seat, count)
+                events = await self.act(Action(kind=TAKE_BACK, seat=seat, count=count), actor, outcome=outcome)
+            except IllegalAction as error:
+                return error.code, dict(error.params)
+            except StaleVersion:
+                await self.reload()
+                return "outdated", {}
+            if asked:
+                try:
+                    await self.storage.settle_take_back(self.gid, version, "done")
+                except StoreError as error:  # the take-back is made; the request is outdated by its version anyway
+                    log.warning("game %d: could not close the take-back request: %s", self.gid, error.code)
+        self.after_change()
+        return events
+
+    async def refuse_take_back(self, version: int) -> bool:
+        """A No to the take-back asked at `version` (under the lock, so that it never crosses the last Yes);
+        False when it was no longer open."""
+        async with self.lock:
+            return await self.storage.settle_take_back(self.gid, version, "refused")
 
     # -- the end -------------------------------------------------------------------------------------
     def finish(self) -> None:

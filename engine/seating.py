@@ -1,0 +1,55 @@
+"""A seat changing hands during a game: a person sits down in a computer's seat, with its cash, titles and turn.
+
+Like a take-back (`engine.takeback`), it is an entry of the game's log that is not a move of the rules: `SIT`,
+with the seat and the name of the person (`Action.name`). The seat keeps everything but its name and who plays it,
+so the game goes on as it was, and a replay of the log gives the same states.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.actions import Action, IllegalAction
+from engine.edition import load
+from engine.rules import Event, Game, apply_inplace
+from engine.state import State, clone
+
+SIT: Final = "sit"  # the log's kind of a person sitting down in a computer's seat
+
+
+def sit_refusal(state: State, seat: int) -> tuple[str, dict[str, object]] | None:
+    """Why nobody may sit down in `seat` now (a code and its parameters), or None: it must be a computer's,
+    still in a game still in play."""
+    if state.phase == "over":
+        return "game_over", {}
+    if not 0 <= seat < len(state.seats) or state.seats[seat].out or not state.seats[seat].computer:
+        return "seat_not_free", {}
+    return None
+
+
+def sit_inplace(state: State, seat: int, name: str) -> list[Event]:
+    """A person called `name` takes the computer's seat `seat` of `state` itself, as the next version."""
+    why = sit_refusal(state, seat)
+    if why is not None:
+        raise IllegalAction(why[0], **why[1])
+    was = state.seats[seat].name
+    state.seats[seat].name = name
+    state.seats[seat].computer = ""
+    state.version = state.version + 1
+    told = Game(state, load(state.edition))
+    told.emit("seat_taken", seat=seat, was=was)
+    return told.ev
+
+
+def sit(state: State, seat: int, name: str) -> tuple[State, list[Event]]:
+    """`sit_inplace` on a copy: the new state and its events (`state` is not changed)."""
+    new = clone(state)
+    return new, sit_inplace(new, seat, name)
+
+
+def replay_inplace(state: State, action: Action) -> list[Event]:
+    """Apply one entry of a game's log to `state` itself: a move of the rules, or a seat changing hands. A log
+    with take-backs goes through `engine.takeback.standing` first, which leaves none."""
+    if action.kind == SIT:
+        return sit_inplace(state, action.seat, action.name)
+    return apply_inplace(state, action)
