@@ -37,7 +37,7 @@ from engine.events import CODES, typed
 from engine.legal import unmortgage_cost
 from engine.rulebook import HOUSE_SWITCHES, in_force, settle
 from engine.rules import Event, apply, apply_inplace, new_game, standings
-from engine.seating import SIT, replay_inplace, sit, sit_refusal
+from engine.seating import HAND_OVER, SIT, hand_over, hand_over_refusal, replay_inplace, sit, sit_refusal
 from engine.state import BANK, HOTEL, POT, Auction, Debt, Settings, Standing, State, clone, from_json, to_json
 from engine.takeback import TAKE_BACK, TAKEABLE_KINDS, standing, take_back, undoable
 from engine.takeback import Entry as LogEntry
@@ -91,6 +91,7 @@ __all__ = [
     "COMPILED",
     "DATA_DIR",
     "DEFAULT_LEVEL",
+    "HAND_OVER",
     "HOTEL",
     "HOUSE_SWITCHES",
     "KINDS",
@@ -124,6 +125,8 @@ __all__ = [
     "clone",
     "edition_of",
     "from_json",
+    "hand_over",
+    "hand_over_refusal",
     "interest",
     "legal_actions",
     "legal_kinds",

@@ -275,6 +275,12 @@ class SeatTaken(Event, tag="seat_taken"):
     was: str
 
 
+class SeatLeft(Event, tag="seat_left"):
+    """The person playing `seat` left it to a computer."""
+
+    seat: int
+
+
 class TakenBack(Event, tag="taken_back"):
     """A seat took back its last `count` moves (their kinds, oldest first), with everyone's consent."""
 
@@ -312,7 +318,7 @@ ANY_EVENT = (
     | MayBuy | Declined | NoRentMortgaged | NoRentInJail | Built | SoldBuilding | TitleToBank | KeptMortgaged
     | MayLift | LoanRepaid | LoanSeized
     | AuctionOpened | Bid | PassedBid | AuctionWon | AuctionUnsold
-    | Transfer | DebtOwed | DebtPaid | Bankrupt | Withdrew | TakenBack | SeatTaken
+    | Transfer | DebtOwed | DebtPaid | Bankrupt | Withdrew | TakenBack | SeatTaken | SeatLeft
     | TradeProposed | TradeDone | TradeRejected | TradeCancelled
 )
 # Every event code, and the struct of its fields.

@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from engine import (
+    HAND_OVER,
     KINDS,
     SIT,
     TAKE_BACK,
@@ -22,6 +23,7 @@ from engine import (
     State,
     apply_inplace,
     clone,
+    hand_over,
     new_game,
     replay_inplace,
     sit,
@@ -118,7 +120,7 @@ def test_a_take_back_gives_the_game_as_it_was_and_never_undoes_chance(edition: s
     assert {"roll", "buy", "end_turn"} <= seen
 
 
-def test_a_game_with_take_backs_and_a_seat_taken_replays_from_the_moves_that_stand() -> None:
+def test_a_game_with_take_backs_and_seats_changing_hands_replays_from_the_moves_that_stand() -> None:
     st, _ = new_game("turismundo", ["Ana", "Beto"], seed=11, computers=["", "normal"])
     first = clone(st)
     driver = Driver()
@@ -135,10 +137,17 @@ def test_a_game_with_take_backs_and_a_seat_taken_replays_from_the_moves_that_sta
     assert events == [{"code": "seat_taken", "seat": 1, "was": "Beto"}]
     log.append((Action(kind=SIT, seat=1, name="Carla"), events))
     assert st.seats[1].name == "Carla" and st.seats[1].computer == ""
+    # Carla leaves the seat to a computer again; nobody may take back across seats changing hands.
+    st, events = hand_over(st, 1)
+    log.append((Action(kind=HAND_OVER, seat=1), events))
+    assert events == [{"code": "seat_left", "seat": 1}] and st.seats[1].computer == "normal"
+    assert undoable(log) == (1, 0)
     assert any(a.kind == TAKE_BACK for a, _ in log)
     again = clone(first)
     for action in standing(a for a, _ in log):
         replay_inplace(again, action)
     assert _without_version(again) == _without_version(st)
     with pytest.raises(IllegalAction):
-        sit(st, 1, "Diego")  # a person's seat now
+        sit(st, 0, "Diego")  # a person's seat
+    with pytest.raises(IllegalAction):
+        hand_over(st, 1)  # a computer plays it already

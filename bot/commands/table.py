@@ -11,7 +11,7 @@ from bot.face import answers, attachments
 from bot.face.i18n import lang_of, ls, t
 from bot.face.replies import refuse, say
 from bot.face.texts import cash
-from bot.handlers import lobby, takebacks
+from bot.handlers import lobby, seating, takebacks
 from bot.handlers.acting import channel_session
 from bot.table.settings import DEFAULT_TURN_TIMEOUT, TIME_LIMITS, TURN_TIMEOUTS, TableSettings
 from engine import DEFAULT_LEVEL, available
@@ -53,13 +53,23 @@ async def new(interaction: discord.Interaction, edition: str = "turismundo", tim
     await lobby.create(interaction, edition, time_limit, turn_timeout, start_cash or 0)
 
 
-@turista.command(name=ls("join", "join.name"), description=ls("Sit at the table", "join.desc"))
+@turista.command(name=ls("join", "join.name"),
+                 description=ls("Sit at the table; in a game, take a computer's seat", "join.desc"))
 async def join(interaction: discord.Interaction) -> None:
+    row = await bot_of(interaction).lobby.of_channel(interaction.channel_id or 0)
+    if row is not None and row.status == "active":
+        await seating.join_game(interaction, row)
+        return
     await lobby.join(interaction)
 
 
-@turista.command(name=ls("leave", "leave.name"), description=ls("Leave the table before it starts", "leave.desc"))
+@turista.command(name=ls("leave", "leave.name"),
+                 description=ls("Leave the table; in a game, hand your seat to a computer", "leave.desc"))
 async def leave(interaction: discord.Interaction) -> None:
+    row = await bot_of(interaction).lobby.of_channel(interaction.channel_id or 0)
+    if row is not None and row.status == "active":
+        await seating.confirm_leave(interaction, row)
+        return
     await lobby.leave(interaction)
 
 

@@ -5,6 +5,7 @@ rate a game in the same transaction as the move that ends it, and the bot's comm
 """
 
 from bot.league.former import FORMER_PLAYER, former_name, is_former, shown_name
+from bot.league.hands import credited
 from bot.league.house import HOUSE_RULES, RATED_WHEN_ENDED, rated_when_ended
 from bot.league.placings import placings
 from bot.league.rating import (
@@ -30,6 +31,7 @@ __all__ = [
     "Change",
     "Placed",
     "Skill",
+    "credited",
     "former_name",
     "is_former",
     "placings",

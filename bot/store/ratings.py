@@ -139,6 +139,39 @@ def _from_state(
     )
 
 
+class _Move(msgspec.Struct):
+    """What crediting a seat reads of a log row's action."""
+
+    kind: str
+    seat: int = -1
+
+
+_move = msgspec.json.Decoder(_Move)
+
+
+def credit(tx: Tx, game_id: int, seats: Iterable[tuple[int, int | None, str]]) -> dict[int, tuple[int | None, str]]:
+    """Per seat (seat, holder, computer level at the end), whom it is rated for (`bot.league.credited`): a seat
+    changed hands when its log has a person leaving it to a computer or sitting down in it, or when nobody holds
+    it at the end but a person made moves in it (put out by the host before the log said so). The log says who
+    made each move."""
+    moves: dict[int, list[int | None]] = {}
+    changed_hands: set[int] = set()
+    for actor, action in tx.execute(
+        "SELECT actor, action FROM actions WHERE game_id = ? AND action IS NOT NULL ORDER BY seq", [game_id]
+    ):
+        move = _move.decode(action)
+        if move.kind in (engine.SIT, engine.HAND_OVER):
+            changed_hands.add(move.seat)
+        elif move.kind != engine.TAKE_BACK and move.seat >= 0:
+            moves.setdefault(move.seat, []).append(actor)
+    out = {}
+    for seat, holder, level in seats:
+        made = moves.get(seat, [])
+        changed = seat in changed_hands or (holder is None and any(m is not None for m in made))
+        out[seat] = league.credited(holder, level, made, changed)
+    return out
+
+
 def rate_finished(tx: Tx, game_id: int, results: Sequence[ResultRow]) -> None:
     """Rate a game that has just been played to its end, by its results (the final standings)."""
     guild_id, edition, at = tx.execute(
@@ -155,6 +188,8 @@ def rate_ended(tx: Tx, game_id: int) -> None:
     if snapshot is None or not league.rated_when_ended(msgspec.json.decode(settings)):
         return
     seats = tx.execute("SELECT seat, user_id, name, computer FROM seats WHERE game_id = ?", [game_id]).fetchall()
+    rated = credit(tx, game_id, [(seat, user_id, computer) for seat, user_id, _, computer in seats])
+    seats = [(seat, *rated[seat][:1], name, rated[seat][1]) for seat, _, name, _ in seats]
     _rate(tx, _from_state(game_id, guild_id, edition, at, snapshot, seats))
 
 

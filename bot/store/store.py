@@ -7,6 +7,7 @@ processes may share the database; the version check in `apply` is what keeps the
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sqlite3
 import tempfile
@@ -166,6 +167,7 @@ class Store:
         "update_settings", "start_game", "apply", "set_table_message", "intend_post", "posted", "shown", "edited",
         "drop_message", "set_thread", "set_deadline", "set_status", "finish_game", "backup", "restore",
         "new_season", "rerate", "forget", "ask_take_back", "agree_take_back", "settle_take_back",
+        "set_host",
     })
 
     def __init__(
@@ -568,6 +570,10 @@ class Store:
         """The game is played in thread `thread_id` from now on (None: back in its channel)."""
         self._set(game_id, "thread_id", thread_id)
 
+    def set_host(self, game_id: int, user_id: int) -> None:
+        """A game in play hosted by someone else: its host left."""
+        self._set(game_id, "host_id", user_id)
+
     def set_deadline(self, game_id: int, deadline: float | None) -> None:
         """When the pending decision times out (unix time), None when no timer runs."""
         self._set(game_id, "deadline", deadline)
@@ -676,6 +682,9 @@ class Store:
                     out=r.out,
                 )
             )
+        # A seat that changed hands counts for the person who played most of it, or for nobody (bot.league.hands).
+        credited = ratings.credit(tx, game_id, [(r.seat, r.user_id, r.computer) for r in rows])
+        rows = [dataclasses.replace(r, user_id=credited[r.seat][0], computer=credited[r.seat][1]) for r in rows]
         rows.sort(key=lambda r: (r.rank, r.seat))
         tx.execute("DELETE FROM results WHERE game_id = ?", [game_id])
         tx.executemany(

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from bot.config import Config
 from bot.store import GameRow, SeatRow, StaleVersion, StoreError
-from bot.table import computers
+from bot.table import computers, names
 from bot.table.backoff import Backoff, transient
 from bot.table.book import Book
 from bot.table.clocks import Clocks
@@ -24,8 +24,24 @@ from bot.table.draft import Draft
 from bot.table.face import Face, Notice, NotShown, Table
 from bot.table.settings import TableSettings
 from bot.table.storage import Storage
-from engine import SYSTEM, TAKE_BACK, Action, IllegalAction, LogEntry, State, refusal, take_back_refusal
+from engine import (
+    DEFAULT_LEVEL,
+    HAND_OVER,
+    SIT,
+    SYSTEM,
+    TAKE_BACK,
+    Action,
+    IllegalAction,
+    LogEntry,
+    State,
+    hand_over_refusal,
+    refusal,
+    sit_refusal,
+    take_back_refusal,
+)
 from engine import apply as engine_apply
+from engine import hand_over as engine_hand_over
+from engine import sit as engine_sit
 from engine import take_back as engine_take_back
 
 log = logging.getLogger("turista.game")
@@ -491,16 +507,115 @@ class Session:
         self.absences.pop(seat, None)
 
     async def hand_to_computer(self, user_id: int) -> bool:
-        """`/turista kick` in a game: a computer plays the person's seat from now on; False if not seated."""
+        """`/turista kick` in a game: a computer plays the person's seat from now on, and the seat is no longer
+        theirs (they may take it back: `seat_handed_over`); False if not seated."""
         async with self.lock:
             seat = self.seat_of(user_id)
-            if seat is None or self.state is None:
+            if seat is None or self.state is None or self.closed:
                 return False
-            await self.storage.update_seat(self.gid, seat, user_id=None, computer="normal")
+            await self._leave_seat(seat, None)
+            await self.storage.update_seat(self.gid, seat, user_id=None, computer=DEFAULT_LEVEL)
             self.row.seats = await self.storage.seats(self.gid)
-            await self.tell(Notice("table.replaced_by_host", seat=seat))
         self.after_change()
         return True
+
+    async def hand_over(self, user_id: int) -> bool:
+        """`/turista leave` in a game, the seat to a computer: a computer plays it from now on and the seat waits
+        for its person, who may come back to it (`sit_down`); a host hands the role on. False if not seated."""
+        async with self.lock:
+            seat = self.seat_of(user_id)
+            if seat is None or self.state is None or self.closed:
+                return False
+            await self._leave_seat(seat, user_id)
+            await self.storage.update_seat(self.gid, seat, computer=DEFAULT_LEVEL)
+            self.row.seats = await self.storage.seats(self.gid)
+            if user_id == self.row.host_id:
+                await self.hand_on_host(seat)
+        self.after_change()
+        return True
+
+    async def _leave_seat(self, seat: int, actor: int | None) -> None:
+        """The log's entry of a person leaving `seat` to a computer (the lock held), unless a computer plays it
+        already; the seat's row is the caller's to change (a crash in between leaves the computer playing it,
+        as the state says)."""
+        st = self.state
+        assert st is not None
+        self.absences.pop(seat, None)
+        if hand_over_refusal(st, seat) is None:
+            await self.act(Action(kind=HAND_OVER, seat=seat), actor, outcome=engine_hand_over(st, seat))
+
+    async def hand_on_host(self, seat: int) -> None:
+        """The host, in `seat`, leaves: the next person seated after them who still plays hosts the table (the
+        lock must be held); nobody, when no person is left playing."""
+        st = self.state
+        assert st is not None
+        count = len(st.seats)
+        heir = next((s for s in ((seat + k) % count for k in range(1, count))
+                     if self.user_of(s) is not None and not st.seats[s].out and not st.seats[s].computer), None)
+        if heir is None:
+            return
+        host = self.user_of(heir)
+        assert host is not None
+        await self.storage.set_host(self.gid, host)
+        self.row.host_id = host
+        await self.tell(Notice("table.new_host", seat=heir))
+
+    async def seat_handed_over(self, user_id: int) -> int | None:
+        """The seat the person played until a computer took it: theirs still (they left it), or one the host put
+        them out of that nobody has taken since (their moves are in its log)."""
+        st = self.state
+        if st is None:
+            return None
+        own = self.seat_of(user_id)
+        if own is not None:
+            return own if st.seats[own].computer and not st.seats[own].out else None
+        free = {s.seat for s in self.seats if s.user_id is None and st.seats[s.seat].computer
+                and not st.seats[s.seat].out}
+        if not free:
+            return None
+        _, entries, actors = await self.logged()
+        return next((action.seat for (action, _), actor in zip(entries, actors, strict=True)
+                     if actor == user_id and action is not None and action.seat in free), None)
+
+    def free_computer_seat(self) -> int | None:
+        """The first seat a computer plays that no person holds (one from the start, or one the host put its
+        person out of), still in the game."""
+        st = self.state
+        if st is None:
+            return None
+        return next((s.seat for s in self.seats if s.user_id is None and st.seats[s.seat].computer
+                     and not st.seats[s.seat].out), None)
+
+    async def sit_down(self, seat: int, user_id: int, name: str) -> Refusal | list[dict]:
+        """The person takes the computer's seat `seat`, with its cash, titles and turn (their own again, or a
+        free one): an entry of the log (`engine.sit`), then the seat is theirs. The refusal, or the events."""
+        async with self.lock:
+            st = self.state
+            if st is None or self.closed:
+                return "no_game", {}
+            own = self.seat_of(user_id)
+            if own is not None and own != seat:
+                return "already_seated", {}
+            held = next((s for s in self.seats if s.seat == seat), None)
+            if held is None or held.user_id not in (None, user_id):
+                return "seat_taken", {}
+            why = sit_refusal(st, seat)
+            if why is not None:
+                return why
+            name = held.name if own == seat else names.unique(name, [s.name for s in self.seats if s.seat != seat])
+            try:
+                events = await self.act(Action(kind=SIT, seat=seat, name=name), user_id,
+                                        outcome=engine_sit(st, seat, name))
+            except StaleVersion:
+                await self.reload()
+                return "outdated", {}
+            # A crash before this: the state says a person plays the seat, its row that a computer does, and the
+            # computer goes on (`plays_itself`); a person coming back to their own seat gets it at their first
+            # click (`returned`).
+            await self.storage.update_seat(self.gid, seat, user_id=user_id, name=name, computer="")
+            self.row.seats = await self.storage.seats(self.gid)
+        self.after_change()
+        return events
 
     async def returned(self, user_id: int) -> None:
         """A person acted: a computer standing in for them steps aside (the lock must be held)."""
