@@ -62,3 +62,25 @@ def test_the_store_rates_a_seat_left_early_for_nobody_and_one_left_late_for_its_
             assert state.phase == "over" and verify_game(store, gid).ok
             outcomes[early] = {c.user_id for c in store.game_ratings(gid)}
         assert outcomes == {True: {100, 102}, False: {100, 101, 102}}
+
+
+def test_a_game_whose_host_alone_took_a_move_back_is_rated_for_nobody(tmp_path: Path) -> None:
+    with Store(tmp_path / "host.db") as store:
+        rated = {}
+        for alone in (False, True):
+            gid = store.create_game(1, 20 + alone, 100, "turismundo", {"max_turns": 8}, 3)
+            for user in (100, 101):
+                store.add_seat(gid, user, f"P{user}")
+            if alone:
+                store.update_settings(gid, {**store.game(gid).settings, "host_took_back": True})
+            game = store.game(gid)
+            state, events = engine.new_game("turismundo", [s.name for s in game.seats], game.seed,
+                                            game.engine_settings(), ["", ""])
+            store.start_game(gid, state, events)
+            state = _play(store, gid, state, random.Random(2), {0: 100, 1: 101})
+            assert state.phase == "over"
+            rated[alone] = {c.user_id for c in store.game_ratings(gid)}
+        assert rated == {False: {100, 101}, True: set()}
+        # And rerating the server from its games agrees.
+        store.rerate(1)
+        assert {c.user_id for c in store.game_ratings(gid)} == set()

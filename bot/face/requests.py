@@ -29,10 +29,15 @@ def moves_text(events: list[dict], state: State, lang: str) -> str:
     return " ".join(lines[:6]) or t(lang, "takeback.nothing_said")
 
 
-def take_back_asked(state: State, seat: int, count: int, moves: str, waiting: list[str], lang: str) -> str:
-    """The request as the table reads it: who asks, what goes, who has yet to say yes."""
+def take_back_asked(state: State, seat: int, count: int, moves: str, waiting: list[str], lang: str, *,
+                    unrated: bool = False) -> str:
+    """The request as the table reads it: who asks, what goes, who has yet to say yes (`unrated`: the host's
+    yes alone is enough, and the game then counts for the ranking no more)."""
     head = t(lang, "takeback.asked", seat=state.seats[seat].name, count=count, moves=moves)
-    return f"{head}\n{t(lang, 'takeback.waiting', people=listing(lang, waiting))}"
+    lines = [head, t(lang, "takeback.waiting", people=listing(lang, waiting))]
+    if unrated:
+        lines.append(t(lang, "takeback.unrated"))
+    return "\n".join(lines)
 
 
 def seat_view(game: int, version: int, seat: int, user_id: int, lang: str) -> discord.ui.View:

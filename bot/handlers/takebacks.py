@@ -55,9 +55,11 @@ async def ask(interaction: discord.Interaction, count: int) -> None:
     if not asked:
         # Nobody to ask (the others are computers, or the host decides alone and asks): done at once.
         await interaction.response.defer(ephemeral=True, thinking=True)
+        alone = _host_alone(session, seat, asked)
         result = await session.take_back(version, seat, count, interaction.user.id)
         lang = lang_of(interaction)
-        answer = error_text(lang, *result, session.state) if isinstance(result, tuple) else t(lang, "done")
+        answer = error_text(lang, *result, session.state) if isinstance(result, tuple) \
+            else t(lang, "takeback.unrated") if alone else t(lang, "done")
         await interaction.edit_original_response(content=answer)
         return
     # The request is the table's: a public message, its buttons for the people asked.
@@ -71,8 +73,14 @@ async def ask(interaction: discord.Interaction, count: int) -> None:
     if request is None:
         await _show(interaction, error_text(lang, "take_back_asked"))
         return
-    text = take_back_asked(st, seat, count, moves_text(events, st, lang), _names(session, asked), lang)
+    text = take_back_asked(st, seat, count, moves_text(events, st, lang), _names(session, asked), lang,
+                           unrated=_host_alone(session, seat, asked))
     await _show(interaction, text, take_back_view(session.gid, version, lang))
+
+
+def _host_alone(session: Session, seat: int, asked: list[int]) -> bool:
+    """Whether the people asked leave out someone still playing: the host decides alone (a house rule)."""
+    return bool(set(session.others_playing(seat)) - set(asked))
 
 
 async def _open_request(click: Click, session: Session) -> TakeBackRow | None:
@@ -123,11 +131,13 @@ async def agree(click: Click) -> None:
     moves = moves_text(await session.last_events(request.count), st, lang)
     waiting = [u for u in asked if u not in agreed.agreed]
     if waiting:
-        text = take_back_asked(st, request.seat, request.count, moves, _names(session, waiting), lang)
+        text = take_back_asked(st, request.seat, request.count, moves, _names(session, waiting), lang,
+                               unrated=_host_alone(session, request.seat, asked))
         await _show(interaction, text, take_back_view(session.gid, click.version, lang))
         return
     name = st.seats[request.seat].name
-    result = await session.take_back(click.version, request.seat, request.count, request.user_id, asked=True)
+    result = await session.take_back(click.version, request.seat, request.count, request.user_id, asked=True,
+                                     agreed=agreed.agreed)
     if isinstance(result, tuple):
         await _show(interaction, error_text(lang, *result, session.state))
         return

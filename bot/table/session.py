@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
 from bot.config import Config
+from bot.league import HOST_TOOK_BACK
 from bot.store import GameRow, SeatRow, StaleVersion, StoreError
 from bot.table import computers, names
 from bot.table.backoff import Backoff, transient
@@ -629,24 +630,23 @@ class Session:
             await self.tell(Notice("table.back", seat=seat))
 
     # -- taking moves back -------------------------------------------------------------------------------
-    def people_asked(self, seat: int) -> list[int]:
-        """Whose yes a take-back by `seat` needs: every other person still in the game whose seat no computer
-        plays (a computer seat agrees). Under the house rule `take_back_host`, in a game that is not rated, the
-        host alone (nobody, when the host asks)."""
+    def others_playing(self, seat: int) -> list[int]:
+        """Every other person still in the game whose seat no computer plays."""
         st = self.state
         assert st is not None
-        others = [s.user_id for s in self.seats if s.user_id is not None and s.seat != seat
-                  and not st.seats[s.seat].out and not self.plays_itself(s.seat)]
-        if self.settings.take_back_host and not self.rated:
+        return [s.user_id for s in self.seats if s.user_id is not None and s.seat != seat
+                and not st.seats[s.seat].out and not self.plays_itself(s.seat)]
+
+    def people_asked(self, seat: int) -> list[int]:
+        """Whose yes a take-back by `seat` needs: every other person still playing (a computer seat agrees); under
+        the house rule `take_back_host`, the host alone (nobody, when the host asks), and the game is then rated
+        for nobody (`bot.league.HOST_TOOK_BACK`)."""
+        others = self.others_playing(seat)
+        if self.settings.take_back_host:
             if self.user_of(seat) == self.row.host_id:
                 return []
             return [self.row.host_id] if self.row.host_id in others else others
         return others
-
-    @property
-    def rated(self) -> bool:
-        """Whether the game counts for the league as it stands: two people or more at the table."""
-        return len({s.user_id for s in self.seats if s.user_id is not None}) >= 2
 
     async def logged(self) -> tuple[State, list[LogEntry], list[int | None]]:
         """The game's first state, its log's entries (action and events, the start row left out) and who made
@@ -686,10 +686,10 @@ class Session:
         return [event for row in rows for event in row.decoded_events()]
 
     async def take_back(self, version: int, seat: int, count: int, actor: int | None, *,
-                        asked: bool = False) -> Refusal | list[dict]:
-        """Take back `seat`'s last `count` moves, agreed at `version`: the game as it was before them, as a new
-        entry of the log. `asked`: agreed on a request (`Store.ask_take_back`), which must still be open and is
-        then settled, both under the lock (a No clicked meanwhile wins). The refusal, or the events."""
+                        asked: bool = False, agreed: Collection[int] = ()) -> Refusal | list[dict]:
+        """Take back `seat`'s last `count` moves, agreed at `version` (by `agreed`): the game as it was before
+        them, as a new entry of the log. `asked`: agreed on a request (`Store.ask_take_back`), which must still be
+        open and is then settled, both under the lock (a No clicked meanwhile wins). The refusal, or the events."""
         async with self.lock:
             st = self.state
             if st is None or self.closed:
@@ -703,6 +703,10 @@ class Session:
             first, entries, _ = await self.logged()
             try:
                 outcome = engine_take_back(first, entries, st, seat, count)
+                if set(self.others_playing(seat)) - set(agreed) and not self.settings.values.get(HOST_TOOK_BACK):
+                    # Not everyone said yes (the host alone did): the game will be rated for nobody. Marked first, so
+                    # that a crash in between errs on the side of no rating.
+                    await self._mark_unrated()
                 events = await self.act(Action(kind=TAKE_BACK, seat=seat, count=count), actor, outcome=outcome)
             except IllegalAction as error:
                 return error.code, dict(error.params)
@@ -716,6 +720,12 @@ class Session:
                     log.warning("game %d: could not close the take-back request: %s", self.gid, error.code)
         self.after_change()
         return events
+
+    async def _mark_unrated(self) -> None:
+        values = {**self.settings.values, HOST_TOOK_BACK: True}
+        await self.storage.update_settings(self.gid, values)
+        self.row.settings = values
+        self.settings = TableSettings(values)
 
     async def refuse_take_back(self, version: int) -> bool:
         """A No to the take-back asked at `version` (under the lock, so that it never crosses the last Yes);

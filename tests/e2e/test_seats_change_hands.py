@@ -89,3 +89,17 @@ async def test_a_late_arrival_takes_a_computers_seat_with_the_hosts_yes(world: W
     assert table is not None
     await world.act(gid, world.dora, table, "roll")
     _verified(world, gid)
+
+
+async def test_under_the_house_rule_anyone_sits_down_in_a_computers_seat_at_once(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto], computers=1)
+    world.store.update_settings(gid, {**world.game(gid).settings, "join_free": True})
+    await world.start(gid, world.ana)
+    answer = await world.slash(world.dora, "turista join")
+    assert answer.ephemeral and world.with_verb("sit_yes") is None
+    row = await world.eventually(lambda: (r := world.game(gid)).seat_of(world.dora.id) is not None and r)
+    assert row.state is not None and row.state.seats[2].name == "Dora"
+    # No computer's seat is left: the next one late is told so.
+    late = await world.slash(world.carl, "turista join")
+    assert late.ephemeral and "No computer's seat is free" in (late.content or "")
+    _verified(world, gid)

@@ -127,3 +127,25 @@ async def test_a_kill_between_two_yeses_loses_nothing(world: World) -> None:
     await world.fake.wait_for(lambda: "Se deshizo" in request.text and not request.custom_ids(), timeout=5,
                               what="the request to say it was made")
     _verified(world, gid)
+
+
+async def test_under_the_house_rule_the_hosts_yes_alone_takes_back_and_the_game_is_rated_for_nobody(
+        world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto, world.carl])
+    world.store.update_settings(gid, {**world.game(gid).settings, "take_back_host": True})
+    await world.start(gid, world.ana)
+    _, buyer, square = await _bought(world, gid)
+    if buyer is world.ana:
+        # The host asks: nobody else is asked, the take-back is made at once.
+        answer = await world.slash(buyer, "turista undo")
+        assert answer.ephemeral and "clasificación" in (answer.content or "")
+    else:
+        request = await _request(world, buyer)
+        assert "clasificación" in request.text and "organiza" in request.text
+        other = world.carl if buyer is world.beto else world.beto
+        not_asked = await world.click(other, request, "undo_yes")
+        assert not_asked.ephemeral and "no espera tu respuesta" in (not_asked.content or "")
+        await world.click(world.ana, request, "undo_yes")
+    await world.eventually(lambda: world.game(gid).state.owner[square] == -1, what="the take-back")  # type: ignore[union-attr]
+    assert world.game(gid).settings.get("host_took_back") is True
+    _verified(world, gid)
