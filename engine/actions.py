@@ -62,7 +62,6 @@ class Action(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     count: int = 1
     block: str = ""
     trade: Trade | None = None
-    name: str = ""  # a seat changing hands (`engine.seating.SIT`): the name of the person who sits down
 
 
 class IllegalAction(Exception):

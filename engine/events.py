@@ -269,7 +269,7 @@ class Withdrew(Event, tag="withdrew"):
 
 
 class SeatTaken(Event, tag="seat_taken"):
-    """A person sat down in the computer's seat `seat`, which was called `was`."""
+    """A person sat down in the computer's seat `seat`, called `was` (the state's name for it, which stays)."""
 
     seat: int
     was: str

@@ -2,9 +2,9 @@
 seat (their own again, or one played by a computer from the start), with its cash, titles and turn.
 
 Like a take-back (`engine.takeback`), each is an entry of the game's log that is not a move of the rules:
-`HAND_OVER` (the seat) and `SIT` (the seat, and the name of the person in `Action.name`). The seat keeps
-everything but who plays it (and, sitting down, its name), so the game goes on as it was, and a replay of the
-log gives the same states.
+`HAND_OVER` and `SIT`, with the seat. The seat keeps everything but who plays it, so the game goes on as it
+was, and a replay of the log gives the same states. Not even its name changes: who sits there is the bot's to
+know and to say (a name in the log could not be forgotten, the log being append-only).
 """
 
 from __future__ import annotations
@@ -31,13 +31,12 @@ def sit_refusal(state: State, seat: int) -> tuple[str, dict[str, object]] | None
     return None
 
 
-def sit_inplace(state: State, seat: int, name: str) -> list[Event]:
-    """A person called `name` takes the computer's seat `seat` of `state` itself, as the next version."""
+def sit_inplace(state: State, seat: int) -> list[Event]:
+    """A person takes the computer's seat `seat` of `state` itself, as the next version."""
     why = sit_refusal(state, seat)
     if why is not None:
         raise IllegalAction(why[0], **why[1])
     was = state.seats[seat].name
-    state.seats[seat].name = name
     state.seats[seat].computer = ""
     state.version = state.version + 1
     told = Game(state, load(state.edition))
@@ -45,10 +44,10 @@ def sit_inplace(state: State, seat: int, name: str) -> list[Event]:
     return told.ev
 
 
-def sit(state: State, seat: int, name: str) -> tuple[State, list[Event]]:
+def sit(state: State, seat: int) -> tuple[State, list[Event]]:
     """`sit_inplace` on a copy: the new state and its events (`state` is not changed)."""
     new = clone(state)
-    return new, sit_inplace(new, seat, name)
+    return new, sit_inplace(new, seat)
 
 
 def hand_over_refusal(state: State, seat: int) -> tuple[str, dict[str, object]] | None:
@@ -83,7 +82,7 @@ def replay_inplace(state: State, action: Action) -> list[Event]:
     """Apply one entry of a game's log to `state` itself: a move of the rules, or a seat changing hands. A log
     with take-backs goes through `engine.takeback.standing` first, which leaves none."""
     if action.kind == SIT:
-        return sit_inplace(state, action.seat, action.name)
+        return sit_inplace(state, action.seat)
     if action.kind == HAND_OVER:
         return hand_over_inplace(state, action.seat)
     return apply_inplace(state, action)

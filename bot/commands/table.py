@@ -117,8 +117,9 @@ async def board(interaction: discord.Interaction) -> None:
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     lang = lang_of(interaction)
-    file = await attachments.board_file(session.state, lang)
-    await interaction.edit_original_response(content=answers.seat_status(session.state, session.state.current, lang),
+    shown = session.table().state  # under the names the table shows
+    file = await attachments.board_file(shown, lang)
+    await interaction.edit_original_response(content=answers.seat_status(shown, shown.current, lang),
                                              attachments=[file], allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -133,12 +134,12 @@ async def status(interaction: discord.Interaction, user: discord.User | None = N
     seat = session.seat_of((user or interaction.user).id)
     if seat is None and user is None:
         # Someone watching: every seat at a glance.
-        await say(interaction, answers.overview(session.state, lang_of(interaction)))
+        await say(interaction, answers.overview(session.table().state, lang_of(interaction)))
         return
     if seat is None:
         await refuse(interaction, "not_a_player")
         return
-    await say(interaction, answers.seat_status(session.state, seat, lang_of(interaction)))
+    await say(interaction, answers.seat_status(session.table().state, seat, lang_of(interaction)))
 
 
 async def any_title(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -143,9 +143,7 @@ async def sit_yes(click: Click) -> None:
         code = "seat_lapsed" if result[0] in ("seat_taken", "seat_not_free", "already_seated") else ""
         await _show(interaction, t(lang, f"table.{code}") if code else error_text(lang, *result, session.state))
         return
-    st = session.state
-    assert st is not None
-    await _show(interaction, t(lang, "table.seat_given", who=st.seats[seat].name))
+    await _show(interaction, t(lang, "table.seat_given", who=session.table().state.seats[seat].name))
 
 
 @verb("sit_no", arg=SEAT_AND_PERSON)

@@ -73,7 +73,8 @@ async def ask(interaction: discord.Interaction, count: int) -> None:
     if request is None:
         await _show(interaction, error_text(lang, "take_back_asked"))
         return
-    text = take_back_asked(st, seat, count, moves_text(events, st, lang), _names(session, asked), lang,
+    shown = session.table().state  # the seats under the names the table shows
+    text = take_back_asked(shown, seat, count, moves_text(events, shown, lang), _names(session, asked), lang,
                            unrated=_host_alone(session, seat, asked))
     await _show(interaction, text, take_back_view(session.gid, version, lang))
 
@@ -124,7 +125,7 @@ async def agree(click: Click) -> None:
     bot = bot_of(interaction)
     lang = bot.table_lang(interaction)
     agreed = await bot.storage.agree_take_back(session.gid, click.version, user)
-    st = session.state
+    st = session.table().state if session.state is not None else None
     if agreed is None or st is None:  # refused or made meanwhile
         await _show(interaction, t(lang, "takeback.lapsed"))
         return
@@ -163,7 +164,6 @@ async def decline(click: Click) -> None:
     if not await session.refuse_take_back(click.version):
         await _show(interaction, t(lang, "takeback.lapsed"))
         return
-    st = session.state
-    assert st is not None
+    st = session.table().state
     who = _names(session, [user])[0]
     await _show(interaction, t(lang, "takeback.refused", who=who, seat=st.seats[request.seat].name))

@@ -69,6 +69,7 @@ class _Keep:
 
 KEEP: Final = _Keep()
 
+_action_decoder = msgspec.json.Decoder(engine.Action)
 _encode = msgspec.json.Encoder().encode
 _GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, host_id, status, edition, settings, seed, version, table_message_id, deadline,"
@@ -706,8 +707,35 @@ class Store:
             "INSERT INTO titles_bought (game_id, seat, square, times) " + BOUGHT_SQL[self.kind],
             [game_id],
         )
+        self._uncount_taken_back(tx, game_id)
         ratings.rate_finished(tx, game_id, rows)
         return rows
+
+    @staticmethod
+    def _uncount_taken_back(tx: Tx, game_id: int) -> None:
+        """A title bought by a move later taken back was not bought: off the titles each seat bought."""
+        if tx.execute("SELECT 1 FROM actions WHERE game_id = ? AND action LIKE ? LIMIT 1",
+                      [game_id, f'%"kind":"{engine.TAKE_BACK}"%']).fetchone() is None:
+            return
+        standing: list[str] = []  # the events of the moves that stand, in order
+        gone: list[str] = []
+        for action, events in tx.execute(
+            "SELECT action, events FROM actions WHERE game_id = ? AND action IS NOT NULL ORDER BY seq", [game_id]
+        ):
+            move = _action_decoder.decode(action)
+            if move.kind == engine.TAKE_BACK:
+                gone += standing[len(standing) - move.count:]
+                del standing[len(standing) - move.count:]
+            else:
+                standing.append(events)
+        for events in gone:
+            for event in msgspec.json.decode(events):
+                if event.get("code") == "transfer" and event.get("reason") == "buy":
+                    tx.execute(
+                        "UPDATE titles_bought SET times = times - 1 WHERE game_id = ? AND seat = ? AND square = ?",
+                        [game_id, event["from"], event["square"]],
+                    )
+        tx.execute("DELETE FROM titles_bought WHERE game_id = ? AND times <= 0", [game_id])
 
     def _rent_collected(self, tx: Tx, game_id: int) -> dict[int, int]:
         """Rent each seat received over the game, summed from the logged transfer events."""

@@ -14,6 +14,8 @@ import time
 from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
+import msgspec
+
 from bot.config import Config
 from bot.league import HOST_TOOK_BACK
 from bot.store import GameRow, SeatRow, StaleVersion, StoreError
@@ -123,10 +125,16 @@ class Session:
         return channel_id is not None and channel_id in (self.channel_id, self.row.thread_id)
 
     def table(self) -> Table:
-        """The game as its face shows it now."""
-        assert self.state is not None
+        """The game as its face shows it now: each seat under its row's name, which is a person's who sat down
+        in a computer's seat (the engine's state keeps the name the seat started with)."""
+        st = self.state
+        assert st is not None
         row = self.row
-        return Table(row.id, row.guild_id, row.host_id, row.edition, row.channel_id, row.where, self.lang, self.state,
+        if any(s.seat < len(st.seats) and s.name != st.seats[s.seat].name for s in row.seats):
+            named = {s.seat: s.name for s in row.seats}
+            st = msgspec.structs.replace(st, seats=[msgspec.structs.replace(seat, name=named.get(k, seat.name))
+                                                    for k, seat in enumerate(st.seats)])
+        return Table(row.id, row.guild_id, row.host_id, row.edition, row.channel_id, row.where, self.lang, st,
                      row.seats, self.settings, row.messages.get("lobby"))
 
     # -- applying ------------------------------------------------------------------------------------
@@ -604,12 +612,18 @@ class Session:
             if why is not None:
                 return why
             name = held.name if own == seat else names.unique(name, [s.name for s in self.seats if s.seat != seat])
+            before = self.row.seats
             try:
-                events = await self.act(Action(kind=SIT, seat=seat, name=name), user_id,
-                                        outcome=engine_sit(st, seat, name))
+                # The seat's row gives it the person's name (`table`): the log keeps none.
+                self.row.seats = [SeatRow(s.seat, s.user_id, name, s.computer) if s.seat == seat else s
+                                  for s in self.seats]
+                events = await self.act(Action(kind=SIT, seat=seat), user_id, outcome=engine_sit(st, seat))
             except StaleVersion:
                 await self.reload()
                 return "outdated", {}
+            except BaseException:
+                self.row.seats = before
+                raise
             # A crash before this: the state says a person plays the seat, its row that a computer does, and the
             # computer goes on (`plays_itself`); a person coming back to their own seat gets it at their first
             # click (`returned`).
