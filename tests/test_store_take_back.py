@@ -5,7 +5,6 @@ purchases taken back."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import engine
 from bot.store import Store
@@ -25,15 +24,15 @@ def _started(store: Store, channel: int) -> tuple[int, engine.State]:
     return gid, state
 
 
-def test_a_request_and_its_answers_are_kept_one_per_version(tmp_path: Path) -> None:
-    with Store(tmp_path / "requests.db") as store:
+def test_a_request_and_its_answers_are_kept_one_per_version(db_target: str) -> None:
+    with Store(db_target) as store:
         gid, state = _started(store, 1)
         asked = store.ask_take_back(gid, state.version, 0, 100, 1)
         assert asked is not None and asked.status == "open" and asked.agreed == ()
         assert store.ask_take_back(gid, state.version, 0, 100, 1) is None  # once per version
         assert store.agree_take_back(gid, state.version, 101).agreed == (101,)  # type: ignore[union-attr]
         assert store.agree_take_back(gid, state.version, 101).agreed == (101,)  # type: ignore[union-attr]
-    with Store(tmp_path / "requests.db") as store:  # a restart keeps it all
+    with Store(db_target) as store:  # a restart keeps it all
         kept = store.take_back_request(gid, state.version)
         assert kept is not None and kept.agreed == (101,) and kept.status == "open"
         assert store.settle_take_back(gid, state.version, "refused")
@@ -43,8 +42,8 @@ def test_a_request_and_its_answers_are_kept_one_per_version(tmp_path: Path) -> N
 
 
 def test_a_game_with_take_backs_and_seats_changing_hands_verifies_and_counts_only_the_titles_kept(
-        tmp_path: Path) -> None:
-    with Store(tmp_path / "game.db") as store:
+        db_target: str) -> None:
+    with Store(db_target) as store:
         gid, state = _started(store, 2)
         first = engine.clone(state)
         rng = random.Random(6)
@@ -90,8 +89,9 @@ def test_a_game_with_take_backs_and_seats_changing_hands_verifies_and_counts_onl
                     (e["seat"], e["square"]) if e["code"] == "auction_won" and e["item"] == "title" else None
                 if key is not None:
                     expected[key] = expected.get(key, 0) + 1
-        bought = {(seat, square): times for _, seat, square, times in
-                  store.db.execute("SELECT * FROM titles_bought WHERE game_id = ?", [gid]).fetchall()}
+        with store.backend.read() as tx:
+            bought = {(seat, square): times for seat, square, times in
+                      tx.execute("SELECT seat, square, times FROM titles_bought WHERE game_id = ?", [gid]).fetchall()}
         assert bought == expected
         # …which is fewer than every purchase the log tells of: one at least was taken back.
         undone = sum(1 for _, events in log for e in events if e["code"] == "taken_back" and "buy" in e["kinds"])
