@@ -120,6 +120,12 @@ class Session:
             return st.seats[seat].computer
         return next((s.computer for s in self.seats if s.seat == seat), "")
 
+    def left(self, seat: int) -> bool:
+        """Whether the seat's person left it to a computer (`hand_over`): it is still theirs to come back to, but
+        they play nothing until they do."""
+        st = self.state
+        return st is not None and bool(st.seats[seat].computer) and self.user_of(seat) is not None
+
     def plays_in(self, channel_id: int | None) -> bool:
         """Whether an interaction from `channel_id` is at this game's table (its channel or its thread)."""
         return channel_id is not None and channel_id in (self.channel_id, self.row.thread_id)
@@ -717,7 +723,8 @@ class Session:
             first, entries, _ = await self.logged()
             try:
                 outcome = engine_take_back(first, entries, st, seat, count)
-                if set(self.others_playing(seat)) - set(agreed) and not self.settings.values.get(HOST_TOOK_BACK):
+                if self.settings.take_back_host and set(self.others_playing(seat)) - set(agreed) \
+                        and not self.settings.values.get(HOST_TOOK_BACK):
                     # Not everyone said yes (the host alone did): the game will be rated for nobody. Marked first, so
                     # that a crash in between errs on the side of no rating.
                     await self._mark_unrated()
