@@ -105,3 +105,23 @@ async def test_under_the_house_rule_anyone_sits_down_in_a_computers_seat_at_once
     late = await world.slash(world.carl, "turista join")
     assert late.ephemeral and "No computer's seat is free" in (late.content or "")
     _verified(world, gid)
+
+
+async def test_a_person_put_out_by_the_host_takes_their_seat_back(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto])
+    await world.start(gid, world.ana)
+    beto = world.game(gid).seat_of(world.beto.id)
+    # Beto plays a move of his own, then the host puts him out: a computer plays his seat.
+    await world.play_until(gid, lambda s: s.current == beto and s.phase == "roll")
+    await world.act(gid, world.beto, world.table(), "roll")  # type: ignore[arg-type]
+    kicked = await world.slash(world.ana, "turista kick", user=world.beto)
+    await kicked.wait_message()
+    row = await world.eventually(lambda: (r := world.game(gid)).seats[beto].user_id is None and r)  # type: ignore[index]
+    assert row.state is not None and row.state.seats[beto].computer == "normal"  # type: ignore[index]
+    # His seat is his to take back, without anyone's yes.
+    back = await world.slash(world.beto, "turista join")
+    assert back.ephemeral and world.with_verb("sit_yes") is None
+    await world.eventually(lambda: world.game(gid).seat_of(world.beto.id) == beto, what="Beto back in his seat")
+    await world.play_until(gid, lambda s: s.current == beto and s.phase == "roll")
+    await world.act(gid, world.beto, world.table(), "roll")  # type: ignore[arg-type]
+    _verified(world, gid)
