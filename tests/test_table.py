@@ -286,7 +286,7 @@ async def _until_a_person_may_buy(session: Any) -> int:
 
 
 async def test_a_take_back_needs_the_last_movers_own_moves_and_stops_at_the_tables_limit(place: Place) -> None:
-    from bot.table.session import TAKE_BACK_LIMIT
+    from bot.table.takebacks import TAKE_BACK_LIMIT
 
     gid = await started(place, auction_on_decline=False)
     session = await place.sessions.for_game(gid)

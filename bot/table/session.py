@@ -11,41 +11,25 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import msgspec
 
 from bot.config import Config
-from bot.league import HOST_TOOK_BACK
 from bot.store import GameRow, SeatRow, StaleVersion, StoreError
-from bot.table import computers, names
+from bot.table import computers
 from bot.table.backoff import Backoff, transient
 from bot.table.book import Book
 from bot.table.clocks import Clocks
 from bot.table.draft import Draft
 from bot.table.face import Face, Notice, NotShown, Table
+from bot.table.seating import ChangingHands
 from bot.table.settings import TableSettings
 from bot.table.storage import Storage
-from engine import (
-    DEFAULT_LEVEL,
-    HAND_OVER,
-    SIT,
-    SYSTEM,
-    TAKE_BACK,
-    Action,
-    IllegalAction,
-    LogEntry,
-    State,
-    hand_over_refusal,
-    refusal,
-    sit_refusal,
-    take_back_refusal,
-)
+from bot.table.takebacks import TakingBack
+from engine import DEFAULT_LEVEL, SYSTEM, Action, IllegalAction, State, refusal
 from engine import apply as engine_apply
-from engine import hand_over as engine_hand_over
-from engine import sit as engine_sit
-from engine import take_back as engine_take_back
 
 log = logging.getLogger("turista.game")
 MAX_COMPUTER_MOVES = 400  # a safety net: computers never keep a table busy forever
@@ -53,7 +37,6 @@ AFK_LIMIT = 3  # decisions in a row played for an absent person before a compute
 HEAL_FIRST = 2.0  # seconds before messages Discord refused are tried again, doubling up to HEAL_LONGEST
 HEAL_LONGEST = 60.0
 Refusal = tuple[str, dict[str, Any]]
-TAKE_BACK_LIMIT = 3  # take-backs a game allows, under its house rule `take_backs`
 
 
 def events_line(events: list[dict]) -> str:
@@ -78,7 +61,7 @@ class Tables(Protocol):
     def forget(self, session: Session) -> None: ...
 
 
-class Session:
+class Session(TakingBack, ChangingHands):
     def __init__(self, tables: Tables, row: GameRow) -> None:
         self.tables = tables
         self.config = tables.config
@@ -534,110 +517,6 @@ class Session:
         self.after_change()
         return True
 
-    async def hand_over(self, user_id: int) -> bool:
-        """`/turista leave` in a game, the seat to a computer: a computer plays it from now on and the seat waits
-        for its person, who may come back to it (`sit_down`); a host hands the role on. False if not seated."""
-        async with self.lock:
-            seat = self.seat_of(user_id)
-            if seat is None or self.state is None or self.closed:
-                return False
-            await self._leave_seat(seat, user_id)
-            await self.storage.update_seat(self.gid, seat, computer=DEFAULT_LEVEL)
-            self.row.seats = await self.storage.seats(self.gid)
-            if user_id == self.row.host_id:
-                await self.hand_on_host(seat)
-        self.after_change()
-        return True
-
-    async def _leave_seat(self, seat: int, actor: int | None) -> None:
-        """The log's entry of a person leaving `seat` to a computer (the lock held), unless a computer plays it
-        already; the seat's row is the caller's to change (a crash in between leaves the computer playing it,
-        as the state says)."""
-        st = self.state
-        assert st is not None
-        self.absences.pop(seat, None)
-        if hand_over_refusal(st, seat) is None:
-            await self.act(Action(kind=HAND_OVER, seat=seat), actor, outcome=engine_hand_over(st, seat))
-
-    async def hand_on_host(self, seat: int) -> None:
-        """The host, in `seat`, leaves: the next person seated after them who still plays hosts the table (the
-        lock must be held); nobody, when no person is left playing."""
-        st = self.state
-        assert st is not None
-        count = len(st.seats)
-        heir = next((s for s in ((seat + k) % count for k in range(1, count))
-                     if self.user_of(s) is not None and not st.seats[s].out and not st.seats[s].computer), None)
-        if heir is None:
-            return
-        host = self.user_of(heir)
-        assert host is not None
-        await self.storage.set_host(self.gid, host)
-        self.row.host_id = host
-        await self.tell(Notice("table.new_host", seat=heir))
-
-    async def seat_handed_over(self, user_id: int) -> int | None:
-        """The seat the person played until a computer took it: theirs still (they left it), or one the host put
-        them out of that nobody has taken since (their moves are in its log)."""
-        st = self.state
-        if st is None:
-            return None
-        own = self.seat_of(user_id)
-        if own is not None:
-            return own if st.seats[own].computer and not st.seats[own].out else None
-        free = {s.seat for s in self.seats if s.user_id is None and st.seats[s.seat].computer
-                and not st.seats[s.seat].out}
-        if not free:
-            return None
-        _, entries, actors = await self.logged()
-        return next((action.seat for (action, _), actor in zip(entries, actors, strict=True)
-                     if actor == user_id and action is not None and action.seat in free), None)
-
-    def free_computer_seat(self) -> int | None:
-        """The first seat a computer plays that no person holds (one from the start, or one the host put its
-        person out of), still in the game."""
-        st = self.state
-        if st is None:
-            return None
-        return next((s.seat for s in self.seats if s.user_id is None and st.seats[s.seat].computer
-                     and not st.seats[s.seat].out), None)
-
-    async def sit_down(self, seat: int, user_id: int, name: str) -> Refusal | list[dict]:
-        """The person takes the computer's seat `seat`, with its cash, titles and turn (their own again, or a
-        free one): an entry of the log (`engine.sit`), then the seat is theirs. The refusal, or the events."""
-        async with self.lock:
-            st = self.state
-            if st is None or self.closed:
-                return "no_game", {}
-            own = self.seat_of(user_id)
-            if own is not None and own != seat:
-                return "already_seated", {}
-            held = next((s for s in self.seats if s.seat == seat), None)
-            if held is None or held.user_id not in (None, user_id):
-                return "seat_taken", {}
-            why = sit_refusal(st, seat)
-            if why is not None:
-                return why
-            name = held.name if own == seat else names.unique(name, [s.name for s in self.seats if s.seat != seat])
-            before = self.row.seats
-            try:
-                # The seat's row gives it the person's name (`table`): the log keeps none.
-                self.row.seats = [SeatRow(s.seat, s.user_id, name, s.computer) if s.seat == seat else s
-                                  for s in self.seats]
-                events = await self.act(Action(kind=SIT, seat=seat), user_id, outcome=engine_sit(st, seat))
-            except StaleVersion:
-                await self.reload()
-                return "outdated", {}
-            except BaseException:
-                self.row.seats = before
-                raise
-            # A crash before this: the state says a person plays the seat, its row that a computer does, and the
-            # computer goes on (`plays_itself`); a person coming back to their own seat gets it at their first
-            # click (`returned`).
-            await self.storage.update_seat(self.gid, seat, user_id=user_id, name=name, computer="")
-            self.row.seats = await self.storage.seats(self.gid)
-        self.after_change()
-        return events
-
     async def returned(self, user_id: int) -> None:
         """A person acted: a computer standing in for them steps aside (the lock must be held)."""
         seat = self.seat_of(user_id)
@@ -648,111 +527,6 @@ class Session:
         if st is not None and not st.seats[seat].computer and self.plays_itself(seat):
             await self._set_stand_in(seat, "")
             await self.tell(Notice("table.back", seat=seat))
-
-    # -- taking moves back -------------------------------------------------------------------------------
-    def others_playing(self, seat: int) -> list[int]:
-        """Every other person still in the game whose seat no computer plays."""
-        st = self.state
-        assert st is not None
-        return [s.user_id for s in self.seats if s.user_id is not None and s.seat != seat
-                and not st.seats[s.seat].out and not self.plays_itself(s.seat)]
-
-    def people_asked(self, seat: int) -> list[int]:
-        """Whose yes a take-back by `seat` needs: every other person still playing (a computer seat agrees); under
-        the house rule `take_back_host`, the host alone (nobody, when the host asks), and the game is then rated
-        for nobody (`bot.league.HOST_TOOK_BACK`)."""
-        others = self.others_playing(seat)
-        if self.settings.take_back_host:
-            if self.user_of(seat) == self.row.host_id:
-                return []
-            return [self.row.host_id] if self.row.host_id in others else others
-        return others
-
-    async def logged(self) -> tuple[State, list[LogEntry], list[int | None]]:
-        """The game's first state, its log's entries (action and events, the start row left out) and who made
-        each (a person's id; None for the bot: computers, clocks)."""
-        first = await self.storage.initial_state(self.gid)
-        rows = [row for row in await self.storage.log(self.gid) if row.action is not None]
-        assert first is not None
-        return first, [(row.decoded_action(), row.decoded_events()) for row in rows], [row.actor for row in rows]
-
-    async def take_back_refusal(self, user_id: int, count: int) -> tuple[Refusal | None, list[dict]]:
-        """Why the person may not ask to take back their last `count` moves now (None if they may), and the
-        events of those moves (what the request shows)."""
-        st = self.state
-        seat = self.seat_of(user_id)
-        if st is None or self.closed or seat is None:
-            return ("no_game", {}) if seat is not None else ("not_a_player", {}), []
-        if not self.settings.take_backs:
-            return ("take_backs_off", {}), []
-        _, entries, actors = await self.logged()
-        if sum(1 for action, _ in entries if action is not None and action.kind == TAKE_BACK) >= TAKE_BACK_LIMIT:
-            return ("take_back_limit", {"count": TAKE_BACK_LIMIT}), []
-        # Moves the clock or a computer made for the seat are not the person's to take back.
-        mine = 0
-        for actor in reversed(actors):
-            if actor != user_id:
-                break
-            mine += 1
-        why = take_back_refusal(entries[len(entries) - mine:], seat, count) if mine else ("cannot_take_back", {})
-        if why is not None:
-            return why, []
-        return None, [event for _, events in entries[len(entries) - count:] for event in events]
-
-    async def last_events(self, count: int) -> list[dict]:
-        """The events of the game's last `count` log entries, oldest first."""
-        assert self.state is not None
-        rows = await self.storage.log(self.gid, after=self.state.version - count)
-        return [event for row in rows for event in row.decoded_events()]
-
-    async def take_back(self, version: int, seat: int, count: int, actor: int | None, *,
-                        asked: bool = False, agreed: Collection[int] = ()) -> Refusal | list[dict]:
-        """Take back `seat`'s last `count` moves, agreed at `version` (by `agreed`): the game as it was before
-        them, as a new entry of the log. `asked`: agreed on a request (`Store.ask_take_back`), which must still be
-        open and is then settled, both under the lock (a No clicked meanwhile wins). The refusal, or the events."""
-        async with self.lock:
-            st = self.state
-            if st is None or self.closed:
-                return "no_game", {}
-            if st.version != version:
-                return "outdated", {}
-            if asked:
-                request = await self.storage.take_back_request(self.gid, version)
-                if request is None or request.status != "open":
-                    return "take_back_closed", {}
-            first, entries, _ = await self.logged()
-            try:
-                outcome = engine_take_back(first, entries, st, seat, count)
-                if self.settings.take_back_host and set(self.others_playing(seat)) - set(agreed) \
-                        and not self.settings.values.get(HOST_TOOK_BACK):
-                    # Not everyone said yes (the host alone did): the game will be rated for nobody. Marked first, so
-                    # that a crash in between errs on the side of no rating.
-                    await self._mark_unrated()
-                events = await self.act(Action(kind=TAKE_BACK, seat=seat, count=count), actor, outcome=outcome)
-            except IllegalAction as error:
-                return error.code, dict(error.params)
-            except StaleVersion:
-                await self.reload()
-                return "outdated", {}
-            if asked:
-                try:
-                    await self.storage.settle_take_back(self.gid, version, "done")
-                except StoreError as error:  # the take-back is made; the request is outdated by its version anyway
-                    log.warning("game %d: could not close the take-back request: %s", self.gid, error.code)
-        self.after_change()
-        return events
-
-    async def _mark_unrated(self) -> None:
-        values = {**self.settings.values, HOST_TOOK_BACK: True}
-        await self.storage.update_settings(self.gid, values)
-        self.row.settings = values
-        self.settings = TableSettings(values)
-
-    async def refuse_take_back(self, version: int) -> bool:
-        """A No to the take-back asked at `version` (under the lock, so that it never crosses the last Yes);
-        False when it was no longer open."""
-        async with self.lock:
-            return await self.storage.settle_take_back(self.gid, version, "refused")
 
     # -- the end -------------------------------------------------------------------------------------
     def finish(self) -> None:
