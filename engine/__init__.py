@@ -37,7 +37,11 @@ from engine.events import CODES, typed
 from engine.legal import unmortgage_cost
 from engine.rulebook import HOUSE_SWITCHES, in_force, settle
 from engine.rules import Event, apply, apply_inplace, new_game, standings
+from engine.seating import HAND_OVER, SIT, hand_over, hand_over_refusal, replay_inplace, sit, sit_refusal
 from engine.state import BANK, HOTEL, POT, Auction, Debt, Settings, Standing, State, clone, from_json, to_json
+from engine.takeback import TAKE_BACK, TAKEABLE_KINDS, standing, take_back, undoable
+from engine.takeback import Entry as LogEntry
+from engine.takeback import refusal as take_back_refusal
 
 # Whether the rules run compiled (see the top of this file).
 COMPILED = runs_compiled()
@@ -87,12 +91,17 @@ __all__ = [
     "COMPILED",
     "DATA_DIR",
     "DEFAULT_LEVEL",
+    "HAND_OVER",
     "HOTEL",
     "HOUSE_SWITCHES",
     "KINDS",
     "LEVELS",
+    "LogEntry",
     "POT",
+    "SIT",
     "SYSTEM",
+    "TAKEABLE_KINDS",
+    "TAKE_BACK",
     "TITLE_KINDS",
     "Action",
     "Auction",
@@ -116,6 +125,8 @@ __all__ = [
     "clone",
     "edition_of",
     "from_json",
+    "hand_over",
+    "hand_over_refusal",
     "interest",
     "legal_actions",
     "legal_kinds",
@@ -125,15 +136,22 @@ __all__ = [
     "raisable",
     "refusal",
     "rent",
+    "replay_inplace",
     "rules_in_force",
     "settle",
+    "sit",
+    "sit_refusal",
+    "standing",
     "standings",
+    "take_back",
+    "take_back_refusal",
     "title_to_bank_value",
     "title_value",
     "titles_of",
     "to_json",
     "trade_refusal",
     "typed",
+    "undoable",
     "unmortgage_cost",
     "which_build",
     "window_refusal",

@@ -268,6 +268,27 @@ class Withdrew(Event, tag="withdrew"):
     seat: int
 
 
+class SeatTaken(Event, tag="seat_taken"):
+    """A person sat down in the computer's seat `seat`, called `was` (the state's name for it, which stays)."""
+
+    seat: int
+    was: str
+
+
+class SeatLeft(Event, tag="seat_left"):
+    """The person playing `seat` left it to a computer."""
+
+    seat: int
+
+
+class TakenBack(Event, tag="taken_back"):
+    """A seat took back its last `count` moves (their kinds, oldest first), with everyone's consent."""
+
+    seat: int
+    count: int
+    kinds: list[str]
+
+
 # -- trades ---------------------------------------------------------------------------------------
 class TradeProposed(Event, tag="trade_proposed"):
     seat: int
@@ -297,7 +318,7 @@ ANY_EVENT = (
     | MayBuy | Declined | NoRentMortgaged | NoRentInJail | Built | SoldBuilding | TitleToBank | KeptMortgaged
     | MayLift | LoanRepaid | LoanSeized
     | AuctionOpened | Bid | PassedBid | AuctionWon | AuctionUnsold
-    | Transfer | DebtOwed | DebtPaid | Bankrupt | Withdrew
+    | Transfer | DebtOwed | DebtPaid | Bankrupt | Withdrew | TakenBack | SeatTaken | SeatLeft
     | TradeProposed | TradeDone | TradeRejected | TradeCancelled
 )
 # Every event code, and the struct of its fields.

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine import Action, State, apply_inplace, clone, load, net_worth
+from engine import Action, State, clone, load, net_worth, replay_inplace
 from render.board import Picture, Table, draw_rgb, picture
 from render.centre import HALO
 from render.layout import HEIGHT, PANEL_X, WIDTH
@@ -71,7 +71,7 @@ def moments(first: State, log: Iterable[Action | tuple[Action, object]]) -> list
     for item in log:
         action = item[0] if isinstance(item, tuple) else item
         turn = st.turn
-        events.extend(e for e in apply_inplace(st, action) if e.get("code") not in QUIET_EVENTS)
+        events.extend(e for e in replay_inplace(st, action) if e.get("code") not in QUIET_EVENTS)
         if st.turn != turn:
             lead = next((s for s in st.order if not st.seats[s].out), st.current)
             found.append(Moment(clone(st), turn, tuple(events), st.current == lead))

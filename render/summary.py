@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine import POT, Action, State, apply_inplace, clone, load, net_worth
+from engine import POT, Action, State, clone, load, net_worth, replay_inplace
 from render import draw as dr
 from render.fonts import font
 from render.png import to_png
@@ -54,7 +54,7 @@ def history_from_log(first: State, log: Iterable[Action | tuple[Action, object]]
     for item in log:
         action = item[0] if isinstance(item, tuple) else item
         turn = st.turn
-        events.extend(apply_inplace(st, action))
+        events.extend(replay_inplace(st, action))
         if st.turn != turn:
             turns.append(st.turn)
             worth.append(_worths(st))

@@ -136,6 +136,7 @@ def sample(code: str, st_edition: str) -> dict:
         "max": 3, "level": 2, "buildings": 2, "item": "title", "how": "fine", "deck": deck.id,
         "card": deck.cards[0].id, "block": block, "edition": ed.id, "seats": 4, "order": [1, 0, 2, 3],
         "reason": "rent", "shortage": 1, "give": {"cash": 1000}, "take": {"titles": [title]}, "standings": [],
+        "count": 2, "kinds": ["buy", "end_turn"], "was": "Lupita",
     }  # fmt: skip
     event = {"code": code, **{name: values[name] for name in fields(code) if name != "code"}}
     if code == "game_over":

@@ -23,13 +23,13 @@ catalogue = Catalogue("bot", "render", "sandbox").texts
 
 FORMATTER = string.Formatter()
 
-PEOPLE = ("seat", "who", "name", "proposer", "target", "bidder", "host", "winner", "leader")
+PEOPLE = ("seat", "who", "name", "proposer", "target", "bidder", "host", "winner", "leader", "was")
 PARTIES = ("other", "payer", "payee", "creditor", "owner")
 MONEY = ("amount", "price", "cash", "fine", "cost", "worth", "rent", "minimum", "mortgage", "house", "hotel",
          "start", "salary", "fee", "raisable")
 NUMBERS = ("count", "turns", "turn", "rank", "max", "seconds", "minutes", "left", "buildings", "houses", "hotels",
            "jail_turns", "id", "wins", "games", "multiplier", "season", "previous", "seasons", "done", "total")
-LISTS = ("order", "seats", "players", "rules", "offer", "rents", "multipliers")
+LISTS = ("order", "seats", "players", "rules", "offer", "rents", "multipliers", "people")
 
 # Texts that are pieces of a sentence (labels, list items, words put into other texts), not sentences.
 FRAGMENTS = ("event.item.", "event.level.", "event.party.", "bot.level.", "bot.status.mortgaged", "bot.status.hotel",
@@ -99,6 +99,7 @@ def samples(lang: str) -> dict[str, list[object]]:
         "change": ["1,000 → 1,084 (▲84)"],
         "servers": ["Mesa de pruebas, 123"],
         "why": _names(lang, "bot.lobby.no_thread_"),
+        "moves": ["Ana compra España por $1,500.", "(nada que se vea en la mesa)"],
     }
     for name in PEOPLE:
         values.setdefault(name, ["Ana", "🤖 Lupita", "<@123>"])

@@ -356,8 +356,8 @@ def test_an_older_database_gets_the_titles_bought_and_the_edition_played(tmp_pat
         assert bought
         store.db.execute("DELETE FROM titles_bought")
         store.db.execute("UPDATE games SET edition = 'mundial'")  # a lobby that switched editions
-        store.db.execute("DELETE FROM _sqlite_migrations WHERE name = '0004_league'")
-        for table in ("ratings", "rating_changes", "league_games", "seasons", "titles_bought"):
+        store.db.execute("DELETE FROM _sqlite_migrations WHERE name IN ('0004_league', '0006_requests')")
+        for table in ("ratings", "rating_changes", "league_games", "seasons", "titles_bought", "requests"):
             store.db.execute(f"DROP TABLE {table}")
         store.db.conn.commit()
     with Store(path) as store:

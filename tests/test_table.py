@@ -271,3 +271,68 @@ async def test_a_rematch_seats_everyone_again_with_the_same_rules_and_refuses_a_
         async with lobby.lock_for(CHANNEL):
             await lobby.rematch(old, HOST, "Ana")
     assert [g.id for g in place.store.open_games()] == [row.id]
+
+
+async def _until_a_person_may_buy(session: Any) -> int:
+    """Play the table's moves (as a cautious player would) until its current person may buy; their id."""
+    from engine import choose
+
+    for _ in range(500):
+        st = session.state
+        if st.phase == "buy" and not st.debts and st.auction is None:
+            return session.user_of(st.current)
+        seat = st.trade.target if st.trade is not None else st.seat_to_act()[0]
+        action = choose(st, seat, "normal")
+        if action.kind == "buy":
+            action = Action(kind="decline", seat=seat)
+        result = await session.run(action, session.user_of(seat), st.version)
+        assert isinstance(result, list), result
+    raise AssertionError("nobody could buy")
+
+
+async def test_a_take_back_needs_the_last_movers_own_moves_and_stops_at_the_tables_limit(place: Place) -> None:
+    from bot.table.takebacks import TAKE_BACK_LIMIT
+
+    gid = await started(place, auction_on_decline=False)
+    session = await place.sessions.for_game(gid)
+    assert session is not None
+    for made in range(TAKE_BACK_LIMIT + 1):
+        user = await _until_a_person_may_buy(session)
+        st = session.state
+        other = HOST if user == GUEST else GUEST
+        square = st.seats[st.current].pos
+        assert isinstance(await session.run(Action(kind="buy", seat=st.current), user, st.version), list)
+        why, events = await session.take_back_refusal(user, 1)
+        if made == TAKE_BACK_LIMIT:
+            assert why == ("take_back_limit", {"count": TAKE_BACK_LIMIT})
+            break
+        assert (await session.take_back_refusal(other, 1))[0] == ("cannot_take_back", {})
+        assert (await session.take_back_refusal(user, 2))[0] == ("take_back_too_many", {"count": 1})
+        assert why is None and any(e.get("reason") == "buy" for e in events)
+        assert session.people_asked(st.current) == [other]
+        version = session.state.version
+        result = await session.take_back(version, st.current, 1, user, agreed=[other])
+        assert isinstance(result, list) and result[0]["code"] == "taken_back"
+        assert session.state.owner[square] == -1 and session.state.phase == "buy"
+        assert place.faces[gid].told[-1][1][1] == ["taken_back"]
+        # Taken back: the same state but its version, which moved on; the rating is untouched by it.
+        assert session.state.version == version + 1 and "host_took_back" not in place.store.game(gid).settings
+        assert isinstance(await session.run(Action(kind="decline", seat=st.current), user, session.state.version),
+                          list)
+    off = await started_elsewhere(place, take_backs=False)
+    assert (await off.take_back_refusal(HOST + 1, 1))[0] == ("take_backs_off", {})
+
+
+async def started_elsewhere(place: Place, **settings: Any) -> Any:
+    lobby = place.lobby
+    async with lobby.lock_for(CHANNEL + 1):
+        row = await lobby.open(GUILD, CHANNEL + 1, HOST + 1, "Ana", "turismundo", TableSettings.opened(0, 0))
+    place.store.update_settings(row.id, {**row.settings, **settings})
+    async with lobby.changing(CHANNEL + 1, row.id) as row:
+        row = await lobby.join(row, GUEST + 1, "Beto")
+    async with lobby.changing(CHANNEL + 1, row.id, Actor(HOST + 1)) as row:
+        start = await lobby.start(row)
+    session = await place.sessions.for_game(row.id)
+    assert session is not None
+    session.adopt(start.row)
+    return session

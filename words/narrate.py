@@ -82,7 +82,7 @@ def describe(event: dict, st: State, lang: str = "es") -> str:
             p[key] = money(event[key], ed.currency)
     if "dice" in event:
         p["dice"] = _dice(event["dice"])
-    for key in ("turn", "value", "turns", "left", "buildings"):
+    for key in ("turn", "value", "turns", "left", "buildings", "count", "was"):
         if key in event:
             p[key] = event[key]
     if code == "transfer":

@@ -11,7 +11,7 @@ from bot.face import answers, attachments
 from bot.face.i18n import lang_of, ls, t
 from bot.face.replies import refuse, say
 from bot.face.texts import cash
-from bot.handlers import lobby
+from bot.handlers import lobby, seating, takebacks
 from bot.handlers.acting import channel_session
 from bot.table.settings import DEFAULT_TURN_TIMEOUT, TIME_LIMITS, TURN_TIMEOUTS, TableSettings
 from engine import DEFAULT_LEVEL, available
@@ -20,6 +20,7 @@ from engine import LEVELS as COMPUTER_LEVELS
 turista = app_commands.Group(name=ls("turista", "turista.name"),
                              description=ls("Play Turista Mundial in this channel", "turista.desc"), guild_only=True)
 
+MAX_TAKE_BACK = 10  # moves one take-back may ask for: the engine allows only the asker's own in a row anyway
 MAX_START_CASH = 100_000_000  # far beyond any edition's bank, still exact in Discord's integer options
 EDITIONS = [app_commands.Choice(name=ls(e, f"choice.edition.{e}"), value=e) for e in available()]
 LEVELS = [app_commands.Choice(name=ls(level, f"choice.level.{level}"), value=level) for level in COMPUTER_LEVELS]
@@ -52,14 +53,34 @@ async def new(interaction: discord.Interaction, edition: str = "turismundo", tim
     await lobby.create(interaction, edition, time_limit, turn_timeout, start_cash or 0)
 
 
-@turista.command(name=ls("join", "join.name"), description=ls("Sit at the table", "join.desc"))
+@turista.command(name=ls("join", "join.name"),
+                 description=ls("Sit at the table; in a game, take a computer's seat", "join.desc"))
 async def join(interaction: discord.Interaction) -> None:
+    row = await bot_of(interaction).lobby.of_channel(interaction.channel_id or 0)
+    if row is not None and row.status == "active":
+        await seating.join_game(interaction, row)
+        return
     await lobby.join(interaction)
 
 
-@turista.command(name=ls("leave", "leave.name"), description=ls("Leave the table before it starts", "leave.desc"))
+@turista.command(name=ls("leave", "leave.name"),
+                 description=ls("Leave the table; in a game, hand your seat to a computer", "leave.desc"))
 async def leave(interaction: discord.Interaction) -> None:
+    row = await bot_of(interaction).lobby.of_channel(interaction.channel_id or 0)
+    if row is not None and row.status == "active":
+        await seating.confirm_leave(interaction, row)
+        return
     await lobby.leave(interaction)
+
+
+@turista.command(name=ls("undo", "undo.name"),
+                 description=ls("Ask to take back your last moves (the others agree)", "undo.desc"))
+@app_commands.rename(moves=ls("moves", "opt.moves.name"))
+@app_commands.describe(moves=ls("How many of your last moves (1 if empty)", "opt.moves.desc"))
+async def undo(interaction: discord.Interaction, moves: app_commands.Range[int, 1, MAX_TAKE_BACK] = 1) -> None:
+    if not await within(interaction, "moves", moves, 1, MAX_TAKE_BACK, str):
+        return
+    await takebacks.ask(interaction, moves)
 
 
 @turista.command(name=ls("start", "start.name"), description=ls("Start the game (host)", "start.desc"))
@@ -96,8 +117,9 @@ async def board(interaction: discord.Interaction) -> None:
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     lang = lang_of(interaction)
-    file = await attachments.board_file(session.state, lang)
-    await interaction.edit_original_response(content=answers.seat_status(session.state, session.state.current, lang),
+    shown = session.table().state  # under the names the table shows
+    file = await attachments.board_file(shown, lang)
+    await interaction.edit_original_response(content=answers.seat_status(shown, shown.current, lang),
                                              attachments=[file], allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -112,12 +134,12 @@ async def status(interaction: discord.Interaction, user: discord.User | None = N
     seat = session.seat_of((user or interaction.user).id)
     if seat is None and user is None:
         # Someone watching: every seat at a glance.
-        await say(interaction, answers.overview(session.state, lang_of(interaction)))
+        await say(interaction, answers.overview(session.table().state, lang_of(interaction)))
         return
     if seat is None:
         await refuse(interaction, "not_a_player")
         return
-    await say(interaction, answers.seat_status(session.state, seat, lang_of(interaction)))
+    await say(interaction, answers.seat_status(session.table().state, seat, lang_of(interaction)))
 
 
 async def any_title(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -12,7 +12,7 @@ from bot.face.embeds import BOARD, DEED, SUMMARY
 from bot.face.league import PROFILE, REPLAY
 from bot.pictures.pool import Progress
 from bot.table.storage import Storage
-from engine import State
+from engine import State, standing
 from render import ProfileCard
 
 # The most a replay may weigh: Discord takes 10 MB from a bot in any server (8 MB until 2024), and a replay of
@@ -47,12 +47,13 @@ async def deed_file(edition: str, square: int, state: State | None, lang: str, *
 
 
 async def logged_game(storage: Storage, game: int) -> tuple[State, list] | None:
-    """The game's first state and its actions, as its log keeps them (None for a game never started)."""
+    """The game's first state and the actions that stand in its log, the moves taken back left out (None for a
+    game never started)."""
     first = await storage.initial_state(game)
     if first is None:
         return None
     rows = await storage.log(game)
-    return first, [action for row in rows if (action := row.decoded_action()) is not None]
+    return first, standing(action for row in rows if (action := row.decoded_action()) is not None)
 
 
 async def summary_file(storage: Storage, game: int, lang: str) -> discord.File | None:

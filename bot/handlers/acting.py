@@ -56,9 +56,13 @@ async def ended_game(interaction: discord.Interaction, gid: int) -> GameRow | No
 
 
 async def seated(interaction: discord.Interaction, session: Session) -> int | None:
+    """The person's seat, if they play it: not one they left to a computer (they come back with `join`)."""
     seat = session.seat_of(interaction.user.id)
     if seat is None:
         await refuse(interaction, "not_a_player")
+    elif session.left(seat):
+        await refuse(interaction, "seat_left")
+        return None
     return seat
 
 

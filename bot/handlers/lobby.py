@@ -166,12 +166,8 @@ async def join(interaction: discord.Interaction, gid: int | None = None) -> None
 
 
 async def leave(interaction: discord.Interaction, gid: int | None = None) -> None:
+    """Stand up from the lobby's table (a game in play is left with `bot.handlers.seating.confirm_leave`)."""
     bot = bot_of(interaction)
-    if gid is None:
-        row = await bot.lobby.of_channel(interaction.channel_id or 0)
-        if row is not None and row.status == "active":
-            await confirm_withdraw(interaction, row)
-            return
     if await _checked(interaction, gid) is None:
         return
     await acknowledge(interaction)
@@ -189,17 +185,6 @@ async def leave(interaction: discord.Interaction, gid: int | None = None) -> Non
             await show_lobby(interaction, row, note)
     except Refusal as refusal:
         await refused(interaction, refusal)
-
-
-async def confirm_withdraw(interaction: discord.Interaction, row: GameRow) -> None:
-    """Leaving a game in play gives everything to the bank: ask once more, privately."""
-    lang = lang_of(interaction)
-    state = row.state
-    if row.seat_of(interaction.user.id) is None or state is None:
-        await refuse(interaction, "not_a_player")
-        return
-    view = confirmation(row.id, state.version, "withdraw", t(lang, "button.withdraw"), "🏳️", lang)
-    await say(interaction, t(lang, "lobby.confirm_withdraw"), view=view)
 
 
 async def add_computer(interaction: discord.Interaction, level: str, gid: int | None = None) -> None:

@@ -18,7 +18,8 @@ MAX_SQUARE = 999  # far above any board's squares
 DECISIONS = ("roll", "buy", "decline", "end_turn", "pay_fine", "use_card", "pass_bid", "accept_trade",
              "reject_trade", "cancel_trade", "keep_mortgaged")
 # Asked once more before: the private confirmation's button carries these verbs, and it then shows the outcome.
-CONFIRMED = {"bankrupt_yes": "bankrupt", "withdraw": "withdraw"}
+# (Withdrawing is the leave question's, `bot/handlers/seating.py`.)
+CONFIRMED = {"bankrupt_yes": "bankrupt"}
 
 
 def _table(click: Click) -> Session:

@@ -18,7 +18,7 @@ from bot.face import ids
 from bot.face.replies import refuse
 
 # The handlers' modules declare their verbs as they are imported.
-from bot.handlers import league, lobby, menus, play, trades  # noqa: F401
+from bot.handlers import league, lobby, menus, play, seating, takebacks, trades  # noqa: F401
 from bot.handlers.registry import VERBS, Click, Invalid
 
 log = logging.getLogger("turista.router")

@@ -5,7 +5,8 @@ rate a game in the same transaction as the move that ends it, and the bot's comm
 """
 
 from bot.league.former import FORMER_PLAYER, former_name, is_former, shown_name
-from bot.league.house import HOUSE_RULES, RATED_WHEN_ENDED, rated_when_ended
+from bot.league.hands import credited
+from bot.league.house import HOST_TOOK_BACK, HOUSE_RULES, RATED_WHEN_ENDED, rated_at_all, rated_when_ended
 from bot.league.placings import placings
 from bot.league.rating import (
     COMPUTER_SKILLS,
@@ -23,6 +24,7 @@ from bot.league.rating import (
 __all__ = [
     "COMPUTER_SKILLS",
     "FORMER_PLAYER",
+    "HOST_TOOK_BACK",
     "HOUSE_RULES",
     "NEWCOMER",
     "PROVISIONAL_GAMES",
@@ -30,12 +32,14 @@ __all__ = [
     "Change",
     "Placed",
     "Skill",
+    "credited",
     "former_name",
     "is_former",
     "placings",
     "provisional",
     "rate",
     "rated",
+    "rated_at_all",
     "rated_when_ended",
     "shown",
     "shown_name",

@@ -29,12 +29,14 @@ from bot.store.rows import (
     ResultRow,
     SeasonRow,
     SeatRow,
+    TakeBackRow,
     TitleCount,
     engine_settings,
 )
 from bot.store.store import KEEP, Store, default_path, default_synchronous
 
 __all__ = [
+    "TakeBackRow",
     "KEEP",
     "Activity",
     "BestGame",

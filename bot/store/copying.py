@@ -27,6 +27,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "titles_value", "buildings_value", "out",
     ),
     "titles_bought": ("game_id", "seat", "square", "times"),
+    "requests": ("game_id", "version", "seat", "user_id", "count", "agreed", "status", "created_at"),
     "league_games": ("game_id", "guild_id", "season", "position", "rated_at"),
     "rating_changes": (
         "game_id", "edition", "user_id", "guild_id", "season", "position", "seat", "rank", "mu_before",
@@ -39,7 +40,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "updated_at",
     ),
 }  # fmt: skip
-GAME_TABLES = ("games", "seats", "actions", "results", "messages", "titles_bought", "league_games", "rating_changes")
+GAME_TABLES = (
+    "games", "seats", "actions", "results", "messages", "titles_bought", "league_games", "rating_changes", "requests",
+)
 GUILD_TABLES = ("seasons", "ratings")
 
 

@@ -137,4 +137,6 @@ def forget(tx: Tx, user_id: int, acted: Collection[int]) -> Forgotten:
     tx.execute("UPDATE seasons SET started_by = NULL WHERE started_by = ?", [user_id])
     ratings = tx.execute("DELETE FROM ratings WHERE user_id = ?", [user_id]).rowcount
     tx.execute("DELETE FROM rating_changes WHERE user_id = ?", [user_id])
+    # The take-backs they asked for or agreed to: settled long ago (their games are over), kept only as a record.
+    tx.execute("DELETE FROM requests WHERE user_id = ? OR agreed LIKE ?", [user_id, f"%{user_id}%"])
     return Forgotten(len(theirs), ratings, actions)

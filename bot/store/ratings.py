@@ -139,12 +139,46 @@ def _from_state(
     )
 
 
+class _Move(msgspec.Struct):
+    """What crediting a seat reads of a log row's action."""
+
+    kind: str
+    seat: int = -1
+
+
+_move = msgspec.json.Decoder(_Move)
+
+
+def credit(tx: Tx, game_id: int, seats: Iterable[tuple[int, int | None, str]]) -> dict[int, tuple[int | None, str]]:
+    """Per seat (seat, holder, computer level at the end), whom it is rated for (`bot.league.credited`): a seat
+    changed hands when its log has a person leaving it to a computer or sitting down in it, or when nobody holds
+    it at the end but a person made moves in it (put out by the host before the log said so). The log says who
+    made each move."""
+    moves: dict[int, list[int | None]] = {}
+    changed_hands: set[int] = set()
+    for actor, action in tx.execute(
+        "SELECT actor, action FROM actions WHERE game_id = ? AND action IS NOT NULL ORDER BY seq", [game_id]
+    ):
+        move = _move.decode(action)
+        if move.kind in (engine.SIT, engine.HAND_OVER):
+            changed_hands.add(move.seat)
+        elif move.kind != engine.TAKE_BACK and move.seat >= 0:
+            moves.setdefault(move.seat, []).append(actor)
+    out = {}
+    for seat, holder, level in seats:
+        made = moves.get(seat, [])
+        changed = seat in changed_hands or (holder is None and any(m is not None for m in made))
+        out[seat] = league.credited(holder, level, made, changed)
+    return out
+
+
 def rate_finished(tx: Tx, game_id: int, results: Sequence[ResultRow]) -> None:
     """Rate a game that has just been played to its end, by its results (the final standings)."""
-    guild_id, edition, at = tx.execute(
-        "SELECT guild_id, edition, finished_at FROM games WHERE id = ?", [game_id]
+    guild_id, edition, at, settings = tx.execute(
+        "SELECT guild_id, edition, finished_at, settings FROM games WHERE id = ?", [game_id]
     ).fetchone()
-    _rate(tx, _from_results(game_id, guild_id, edition, at, results))
+    if league.rated_at_all(msgspec.json.decode(settings)):
+        _rate(tx, _from_results(game_id, guild_id, edition, at, results))
 
 
 def rate_ended(tx: Tx, game_id: int) -> None:
@@ -152,10 +186,18 @@ def rate_ended(tx: Tx, game_id: int) -> None:
     guild_id, edition, at, settings, snapshot = tx.execute(
         "SELECT guild_id, edition, finished_at, settings, snapshot FROM games WHERE id = ?", [game_id]
     ).fetchone()
-    if snapshot is None or not league.rated_when_ended(msgspec.json.decode(settings)):
+    rules = msgspec.json.decode(settings)
+    if snapshot is None or not league.rated_when_ended(rules) or not league.rated_at_all(rules):
         return
     seats = tx.execute("SELECT seat, user_id, name, computer FROM seats WHERE game_id = ?", [game_id]).fetchall()
-    _rate(tx, _from_state(game_id, guild_id, edition, at, snapshot, seats))
+    _rate(tx, _from_state(game_id, guild_id, edition, at, snapshot, _credited_seats(tx, game_id, seats)))
+
+
+def _credited_seats(tx: Tx, game_id: int, seats: Iterable[Sequence[Any]]) -> list[tuple[Any, ...]]:
+    """The seats (seat, user_id, name, computer) of a game its host ended, each as `credit` rates it."""
+    rows = list(seats)
+    rated = credit(tx, game_id, [(seat, user_id, computer) for seat, user_id, _, computer in rows])
+    return [(seat, rated[seat][0], name, rated[seat][1]) for seat, _, name, _ in rows]
 
 
 def _rate(tx: Tx, game: _Game) -> None:
@@ -236,15 +278,22 @@ def guilds_with_games(tx: Tx) -> list[int]:
 def _ended_games(tx: Tx, guild_id: int) -> list[_Game]:
     """Every game of the guild that may be rated: finished, or ended by its host under the house rule."""
     games: dict[int, _Game] = {}
-    finished = tx.execute(
-        "SELECT id, edition, finished_at FROM games WHERE guild_id = ? AND status = 'finished'", [guild_id]
-    ).fetchall()
+    finished = [
+        (gid, edition, at)
+        for gid, edition, at, settings in tx.execute(
+            "SELECT id, edition, finished_at, settings FROM games WHERE guild_id = ? AND status = 'finished'",
+            [guild_id],
+        )
+        if league.rated_at_all(msgspec.json.decode(settings))
+    ]
     results: dict[int, list[ResultRow]] = {gid: [] for gid, _, _ in finished}
     for gid, seat, rank, user_id, name, computer in tx.execute(
         "SELECT r.game_id, r.seat, r.rank, r.user_id, r.name, r.computer FROM results r"
         " JOIN games g ON g.id = r.game_id WHERE g.guild_id = ? AND g.status = 'finished'",
         [guild_id],
     ):
+        if gid not in results:
+            continue  # not rated at all (its host alone let a take-back through)
         results[gid].append(ResultRow(seat=seat, rank=rank, net_worth=0, user_id=user_id, name=name, computer=computer))
     for gid, edition, at in finished:
         games[gid] = _from_results(gid, guild_id, edition, at, results[gid])
@@ -255,7 +304,7 @@ def _ended_games(tx: Tx, guild_id: int) -> list[_Game]:
             " AND initial IS NOT NULL",
             [guild_id],
         )
-        if league.rated_when_ended(msgspec.json.decode(settings))
+        if league.rated_when_ended(rules := msgspec.json.decode(settings)) and league.rated_at_all(rules)
     ]
     by_id = {gid: (edition, at) for gid, edition, at in ended}
     for part in chunks(list(by_id)):
@@ -267,7 +316,7 @@ def _ended_games(tx: Tx, guild_id: int) -> list[_Game]:
             seats[gid].append(seat)
         for gid in part:
             edition, at = by_id[gid]
-            games[gid] = _from_state(gid, guild_id, edition, at, snapshots[gid], seats[gid])
+            games[gid] = _from_state(gid, guild_id, edition, at, snapshots[gid], _credited_seats(tx, gid, seats[gid]))
     return [g for g in games.values() if league.rated(g.placed)]
 
 

@@ -44,6 +44,8 @@ def verify_game(store: Store, game_id: int) -> Verdict:
         return Verdict(game_id, game.status, True, 0, game.version)
     replayed = 0
     started = False
+    first = engine.clone(state)
+    entries: list[engine.LogEntry] = []  # the rows replayed so far: a take-back is checked against them
     for row in store.log(game_id):
         action = row.decoded_action()
         if action is None:
@@ -55,12 +57,18 @@ def verify_game(store: Store, game_id: int) -> Verdict:
             problem = f"seq {row.seq} follows version {state.version}"
             return Verdict(game_id, game.status, False, replayed, game.version, problem)
         try:
-            events = engine.apply_inplace(state, action)
+            if action.kind == engine.TAKE_BACK:
+                # The game as it was before the moves taken back, which the engine checks may go.
+                state, events = engine.take_back(first, entries, state, action.seat, action.count)
+            else:
+                events = engine.replay_inplace(state, action)
         except engine.IllegalAction as exc:
             problem = f"seq {row.seq}: the engine refuses {action.kind} ({exc.code})"
             return Verdict(game_id, game.status, False, replayed, game.version, problem)
         replayed += 1
-        if _normal(events) != row.decoded_events():
+        logged = row.decoded_events()
+        entries.append((action, logged))
+        if _normal(events) != logged:
             return Verdict(game_id, game.status, False, replayed, game.version, f"seq {row.seq}: other events")
     if state.version != game.version:
         problem = f"the log ends at version {state.version}, the game is at {game.version}"

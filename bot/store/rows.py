@@ -40,6 +40,19 @@ class SeatRow:
     computer: str = ""  # "" for a person, else the computer player's level
 
 
+@dataclass(frozen=True, slots=True)
+class TakeBackRow:
+    """A take-back asked for at a game's `version`: who asks (seat, person), how many of their last moves, who
+    agreed so far, and whether it is still open, refused or done."""
+
+    version: int
+    seat: int
+    user_id: int | None
+    count: int
+    agreed: tuple[int, ...] = ()
+    status: str = "open"
+
+
 MESSAGE_KINDS = ("lobby", "table", "auction", "offer")
 
 

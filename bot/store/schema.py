@@ -267,6 +267,24 @@ SQLITE: dict[str, tuple[str, ...]] = {
         ) WITHOUT ROWID
         """,
     ),
+    "0006_requests": (
+        # A take-back asked for and not yet settled: one per game version (a move since outdates it, and a
+        # refused one is not asked again at that version). `agreed`: the ids of the people who said yes, as a
+        # JSON list. Rows outlive a restart, so the request's buttons still work after one.
+        """
+        CREATE TABLE requests (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            user_id INTEGER,
+            count INTEGER NOT NULL CHECK (count >= 1),
+            agreed TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(agreed)),
+            status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'refused', 'done')),
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, version)
+        ) WITHOUT ROWID
+        """,
+    ),
 }
 
 # -- PostgreSQL -------------------------------------------------------------------------------------
@@ -475,6 +493,21 @@ POSTGRES: dict[str, tuple[str, ...]] = {
             refused_at DOUBLE PRECISION,
             kept INTEGER,
             PRIMARY KEY (application_id, guild_id)
+        )
+        """,
+    ),
+    "0006_requests": (
+        """
+        CREATE TABLE requests (
+            game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            version INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            user_id BIGINT,
+            count INTEGER NOT NULL CHECK (count >= 1),
+            agreed TEXT NOT NULL DEFAULT '[]' CHECK (agreed::jsonb IS NOT NULL),
+            status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'refused', 'done')),
+            created_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game_id, version)
         )
         """,
     ),

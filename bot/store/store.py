@@ -7,6 +7,7 @@ processes may share the database; the version check in `apply` is what keeps the
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sqlite3
 import tempfile
@@ -51,6 +52,7 @@ from bot.store.rows import (
     ResultRow,
     SeasonRow,
     SeatRow,
+    TakeBackRow,
 )
 from bot.store.schema import BOUGHT_SQL, MIGRATION_NAMES, OPEN_STATUSES, STATUSES, migrations
 
@@ -68,6 +70,7 @@ class _Keep:
 
 KEEP: Final = _Keep()
 
+_action_decoder = msgspec.json.Decoder(engine.Action)
 _encode = msgspec.json.Encoder().encode
 _GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, host_id, status, edition, settings, seed, version, table_message_id, deadline,"
@@ -165,7 +168,8 @@ class Store:
         "reserve_ids", "reserve_block", "create_game", "add_seat", "remove_seat", "remove_seat_at", "update_seat",
         "update_settings", "start_game", "apply", "set_table_message", "intend_post", "posted", "shown", "edited",
         "drop_message", "set_thread", "set_deadline", "set_status", "finish_game", "backup", "restore",
-        "new_season", "rerate", "forget", "registered", "registration_refused",
+        "new_season", "rerate", "forget", "registered", "registration_refused", "ask_take_back",
+        "agree_take_back", "settle_take_back", "set_host",
     })
 
     def __init__(
@@ -568,6 +572,10 @@ class Store:
         """The game is played in thread `thread_id` from now on (None: back in its channel)."""
         self._set(game_id, "thread_id", thread_id)
 
+    def set_host(self, game_id: int, user_id: int) -> None:
+        """A game in play hosted by someone else: its host left."""
+        self._set(game_id, "host_id", user_id)
+
     def set_deadline(self, game_id: int, deadline: float | None) -> None:
         """When the pending decision times out (unix time), None when no timer runs."""
         self._set(game_id, "deadline", deadline)
@@ -676,6 +684,9 @@ class Store:
                     out=r.out,
                 )
             )
+        # A seat that changed hands counts for the person who played most of it, or for nobody (bot.league.hands).
+        credited = ratings.credit(tx, game_id, [(r.seat, r.user_id, r.computer) for r in rows])
+        rows = [dataclasses.replace(r, user_id=credited[r.seat][0], computer=credited[r.seat][1]) for r in rows]
         rows.sort(key=lambda r: (r.rank, r.seat))
         tx.execute("DELETE FROM results WHERE game_id = ?", [game_id])
         tx.executemany(
@@ -697,8 +708,35 @@ class Store:
             "INSERT INTO titles_bought (game_id, seat, square, times) " + BOUGHT_SQL[self.kind],
             [game_id],
         )
+        self._uncount_taken_back(tx, game_id)
         ratings.rate_finished(tx, game_id, rows)
         return rows
+
+    @staticmethod
+    def _uncount_taken_back(tx: Tx, game_id: int) -> None:
+        """A title bought by a move later taken back was not bought: off the titles each seat bought."""
+        if tx.execute("SELECT 1 FROM actions WHERE game_id = ? AND action LIKE ? LIMIT 1",
+                      [game_id, f'%"kind":"{engine.TAKE_BACK}"%']).fetchone() is None:
+            return
+        standing: list[str] = []  # the events of the moves that stand, in order
+        gone: list[str] = []
+        for action, events in tx.execute(
+            "SELECT action, events FROM actions WHERE game_id = ? AND action IS NOT NULL ORDER BY seq", [game_id]
+        ):
+            move = _action_decoder.decode(action)
+            if move.kind == engine.TAKE_BACK:
+                gone += standing[len(standing) - move.count:]
+                del standing[len(standing) - move.count:]
+            else:
+                standing.append(events)
+        for events in gone:
+            for event in msgspec.json.decode(events):
+                if event.get("code") == "transfer" and event.get("reason") == "buy":
+                    tx.execute(
+                        "UPDATE titles_bought SET times = times - 1 WHERE game_id = ? AND seat = ? AND square = ?",
+                        [game_id, event["from"], event["square"]],
+                    )
+        tx.execute("DELETE FROM titles_bought WHERE game_id = ? AND times <= 0", [game_id])
 
     def _rent_collected(self, tx: Tx, game_id: int) -> dict[int, int]:
         """Rent each seat received over the game, summed from the logged transfer events."""
@@ -866,6 +904,57 @@ class Store:
             if len(page) < LOG_PAGE:
                 return
             last = page[-1][0]
+
+    # -- take-backs asked for (the consent a take-back waits for) ----------------------------------------------
+    def ask_take_back(self, game_id: int, version: int, seat: int, user_id: int | None, count: int, *,
+                      now: float | None = None) -> TakeBackRow | None:
+        """Record a take-back asked for at `version` (the game's version now); None when one was already asked
+        at that version (still open, refused or done): a refused request is not asked again until the game
+        moves on."""
+        with self.backend.write() as tx:
+            if self._status_of(tx, game_id) != "active":
+                raise StoreError("game_not_active", game_id=game_id)
+            inserted = tx.execute(
+                "INSERT INTO requests (game_id, version, seat, user_id, count, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id, version) DO NOTHING",
+                [game_id, version, seat, user_id, count, self._now(now)],
+            ).rowcount
+        return TakeBackRow(version, seat, user_id, count) if inserted == 1 else None
+
+    def take_back_request(self, game_id: int, version: int) -> TakeBackRow | None:
+        """The take-back asked for at `version`, if any."""
+        with self.backend.read() as tx:
+            row = tx.execute(
+                "SELECT version, seat, user_id, count, agreed, status FROM requests WHERE game_id = ? AND version = ?",
+                [game_id, version],
+            ).fetchone()
+        if row is None:
+            return None
+        return TakeBackRow(row[0], row[1], row[2], row[3], tuple(msgspec.json.decode(row[4])), row[5])
+
+    def agree_take_back(self, game_id: int, version: int, user_id: int) -> TakeBackRow | None:
+        """`user_id` says yes to the open take-back at `version`: the request now, None if none is open."""
+        with self.backend.write() as tx:
+            row = tx.execute(
+                "SELECT agreed FROM requests WHERE game_id = ? AND version = ? AND status = 'open'",
+                [game_id, version],
+            ).fetchone()
+            if row is None:
+                return None
+            agreed = sorted({*msgspec.json.decode(row[0]), user_id})
+            tx.execute("UPDATE requests SET agreed = ? WHERE game_id = ? AND version = ?",
+                       [_json_text(agreed), game_id, version])
+        return self.take_back_request(game_id, version)
+
+    def settle_take_back(self, game_id: int, version: int, status: str) -> bool:
+        """Close the open take-back at `version` as "refused" or "done"; False if none was open."""
+        if status not in ("refused", "done"):
+            raise ValueError(f"unknown status {status!r}")
+        with self.backend.write() as tx:
+            return tx.execute(
+                "UPDATE requests SET status = ? WHERE game_id = ? AND version = ? AND status = 'open'",
+                [status, game_id, version],
+            ).rowcount == 1
 
     def history(self, guild_id: int, limit: int = 10) -> list[HistoryRow]:
         """The guild's finished and abandoned games, most recent first."""

@@ -14,6 +14,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+import msgspec
+
 from bot.config import Config
 from bot.store import GameRow, SeatRow, StaleVersion, StoreError
 from bot.table import computers
@@ -22,9 +24,11 @@ from bot.table.book import Book
 from bot.table.clocks import Clocks
 from bot.table.draft import Draft
 from bot.table.face import Face, Notice, NotShown, Table
+from bot.table.seating import ChangingHands
 from bot.table.settings import TableSettings
 from bot.table.storage import Storage
-from engine import SYSTEM, Action, IllegalAction, State, refusal
+from bot.table.takebacks import TakingBack
+from engine import DEFAULT_LEVEL, SYSTEM, Action, IllegalAction, State, refusal
 from engine import apply as engine_apply
 
 log = logging.getLogger("turista.game")
@@ -57,7 +61,7 @@ class Tables(Protocol):
     def forget(self, session: Session) -> None: ...
 
 
-class Session:
+class Session(TakingBack, ChangingHands):
     def __init__(self, tables: Tables, row: GameRow) -> None:
         self.tables = tables
         self.config = tables.config
@@ -99,15 +103,27 @@ class Session:
             return st.seats[seat].computer
         return next((s.computer for s in self.seats if s.seat == seat), "")
 
+    def left(self, seat: int) -> bool:
+        """Whether the seat's person left it to a computer (`hand_over`): it is still theirs to come back to, but
+        they play nothing until they do."""
+        st = self.state
+        return st is not None and bool(st.seats[seat].computer) and self.user_of(seat) is not None
+
     def plays_in(self, channel_id: int | None) -> bool:
         """Whether an interaction from `channel_id` is at this game's table (its channel or its thread)."""
         return channel_id is not None and channel_id in (self.channel_id, self.row.thread_id)
 
     def table(self) -> Table:
-        """The game as its face shows it now."""
-        assert self.state is not None
+        """The game as its face shows it now: each seat under its row's name, which is a person's who sat down
+        in a computer's seat (the engine's state keeps the name the seat started with)."""
+        st = self.state
+        assert st is not None
         row = self.row
-        return Table(row.id, row.guild_id, row.host_id, row.edition, row.channel_id, row.where, self.lang, self.state,
+        if any(s.seat < len(st.seats) and s.name != st.seats[s.seat].name for s in row.seats):
+            named = {s.seat: s.name for s in row.seats}
+            st = msgspec.structs.replace(st, seats=[msgspec.structs.replace(seat, name=named.get(k, seat.name))
+                                                    for k, seat in enumerate(st.seats)])
+        return Table(row.id, row.guild_id, row.host_id, row.edition, row.channel_id, row.where, self.lang, st,
                      row.seats, self.settings, row.messages.get("lobby"))
 
     # -- applying ------------------------------------------------------------------------------------
@@ -121,14 +137,16 @@ class Session:
         return refusal(st, action)
 
     async def act(self, action: Action, actor: int | None, click: object | None = None, *,
-                  before: list[dict] | None = None, hold: bool = False) -> list[dict]:
+                  before: list[dict] | None = None, hold: bool = False,
+                  outcome: tuple[State, list[dict]] | None = None) -> list[dict]:
         """Apply `action` (the lock must be held); raises IllegalAction, StaleVersion or StoreError. `click`: the
         face's handle on the click that asked for it, handed on to the face untouched. `before`: the events of a
         move made just before under this lock and held (shown now, with this one's); `hold`: show nothing yet,
-        another move follows at once."""
+        another move follows at once. `outcome`: the new state and events, already worked out (a log entry that
+        is not a move of the rules, such as a take-back)."""
         st = self.state
         assert st is not None and self.lock.locked()
-        new_state, events = engine_apply(st, action)
+        new_state, events = outcome if outcome is not None else engine_apply(st, action)
         # The next decision's deadline is saved with the move, so a restart resumes the same clock; an auction
         # whose message is not up yet gets its quiet period once the face has shown it (`arm_timers`).
         delay = self.decision_delay(new_state)
@@ -487,14 +505,15 @@ class Session:
         self.absences.pop(seat, None)
 
     async def hand_to_computer(self, user_id: int) -> bool:
-        """`/turista kick` in a game: a computer plays the person's seat from now on; False if not seated."""
+        """`/turista kick` in a game: a computer plays the person's seat from now on, and the seat is no longer
+        theirs (they may take it back: `seat_handed_over`); False if not seated."""
         async with self.lock:
             seat = self.seat_of(user_id)
-            if seat is None or self.state is None:
+            if seat is None or self.state is None or self.closed:
                 return False
-            await self.storage.update_seat(self.gid, seat, user_id=None, computer="normal")
+            await self._leave_seat(seat, None)
+            await self.storage.update_seat(self.gid, seat, user_id=None, computer=DEFAULT_LEVEL)
             self.row.seats = await self.storage.seats(self.gid)
-            await self.tell(Notice("table.replaced_by_host", seat=seat))
         self.after_change()
         return True
 

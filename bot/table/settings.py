@@ -24,10 +24,13 @@ TOGGLES = (
     "auction_on_decline", "free_parking_pot", "double_rent_with_mortgaged", "trading_window", "club_loans",
     "staggered_start", "auction_only", "no_rent_in_jail", "random_order", "deal_titles",
     "doubles_roll_again", "three_doubles_jail", "mortgage_interest", "even_building", "thread", "rated_when_ended",
+    "take_backs", "take_back_host", "join_free",
 )
-# The bot's own switches (not engine rules) and their defaults: a thread per game, and the league's house rules
-# (`bot.league.HOUSE_RULES`: a game its host ends is rated only if the table says so).
-BOT_SWITCHES = {"thread": True, **HOUSE_RULES}
+# The bot's own switches (not engine rules) and their defaults: a thread per game; take-backs with everyone's
+# consent (a few a game), or the host's alone in a game that is not rated; whether anyone may sit down in a
+# computer's seat during the game without the host's yes; and the league's house rules (`bot.league.HOUSE_RULES`:
+# a game its host ends is rated only if the table says so).
+BOT_SWITCHES = {"thread": True, "take_backs": True, "take_back_host": False, "join_free": False, **HOUSE_RULES}
 NO_THREAD = ("no_thread_permission", "no_thread_error")  # why a game that was to have a thread has none
 ENDINGS = ("last", "bankruptcy2", "turns30", "turns60", "turns100")
 SETTING_KINDS = ("edition", "time_limit", "turn_timeout", "rules", "ending")  # what the lobby's selects change
@@ -77,6 +80,24 @@ class TableSettings:
     def thread(self) -> bool:
         """Whether the game is played in a thread of its own."""
         return bool(self.values.get("thread", BOT_SWITCHES["thread"]))
+
+    def _bot_switch(self, name: str) -> bool:
+        return bool(self.values.get(name, BOT_SWITCHES[name]))
+
+    @property
+    def take_backs(self) -> bool:
+        """Whether a player may ask to take back their last moves (with the others' consent)."""
+        return self._bot_switch("take_backs")
+
+    @property
+    def take_back_host(self) -> bool:
+        """Whether the host's yes alone lets a take-back through, in a game that is not rated."""
+        return self._bot_switch("take_back_host")
+
+    @property
+    def join_free(self) -> bool:
+        """Whether anyone may take a computer's seat during the game without the host's yes."""
+        return self._bot_switch("join_free")
 
     @property
     def no_thread(self) -> str:

@@ -143,7 +143,7 @@ async def test_leaving_a_game_in_play_asks_first(world: World) -> None:
     # Asked, and answered No: the question goes away and nothing changes.
     version = world.game(gid).version
     asked = await world.slash(world.beto, "turista leave")
-    assert asked.ephemeral and asked.message is not None and "De verdad" in asked.content
+    assert asked.ephemeral and asked.message is not None and "Cómo dejas" in asked.content
     no = await world.click(world.beto, asked.message, "dismiss")
     assert no.message is asked.message and "no se hizo nada" in asked.message.content
     assert not asked.message.custom_ids() and world.game(gid).version == version
