@@ -40,7 +40,7 @@ def row(place: int | None, user: int, name: str, rating: int, games: int, trend:
 def test_the_ranking_lists_the_ranked_by_rating_and_the_provisional_apart(lang: str) -> None:
     ranked = [row(1, 1, "Ana", 1184, 12, 21), row(2, 2, "Exjugador", 1040, 5, -8)]
     waiting = [row(None, 3, "Carl", 1068, 1, 68), row(None, 4, "Dora", 990, 2, -3)]
-    embed = league.ranking_embed(Ranking(7, 2, None, 0.0, ranked, waiting), lang, games=14)
+    embed = league.ranking_embed(Ranking(7, 2, None, 0.0, ranked, waiting, 14), lang)
     accepted(embed)
     assert "2" in (embed.title or "") and "14" in (embed.footer.text or "")
     lines = (embed.description or "").splitlines()
@@ -53,8 +53,17 @@ def test_the_ranking_lists_the_ranked_by_rating_and_the_provisional_apart(lang: 
 
 
 def test_an_editions_ranking_and_an_empty_season_say_so() -> None:
-    embed = league.ranking_embed(Ranking(7, 1, "mundial", None, [], []), "es", games=0)
+    embed = league.ranking_embed(Ranking(7, 1, "mundial", None, [], []), "es")
     assert "moderna" in (embed.title or "") and "Aún nadie" in (embed.description or "") and not embed.fields
+
+
+def test_a_ranking_of_provisional_people_only_does_not_say_nobody_has_a_game() -> None:
+    waiting = [row(None, 3, "Carl", 1068, 1, 68)]
+    embed = league.ranking_embed(Ranking(7, 1, "mundial", 0.0, [], waiting, 1), "en")
+    assert embed.description == "Nobody has a place yet: a place comes with 3 rated games in the season."
+    assert embed.fields[0].value.startswith("Carl")
+    # An edition's table counts that edition's games, and says so.
+    assert (embed.footer.text or "").startswith("1 rated game of modern Turista this season")
 
 
 def test_a_games_rating_changes_are_listed_by_placing() -> None:

@@ -188,6 +188,9 @@ def test_an_edition_ranking_comes_from_that_edition_s_games_only(store: Store) -
     assert {r.games for r in store.ranking(1, edition="monopolio").provisional} == {1}
     assert {r.games for r in store.ranking(1).ranked} == {3}
     assert store.ranking(1, edition="turismundo").provisional == []
+    # The footer's count is the table's own: every edition's games overall, one edition's in its table.
+    assert (store.ranking(1).games, store.ranking(1, edition="mundial").games) == (3, 2)
+    assert store.ranking(1, edition="turismundo").games == 0
 
 
 def test_the_edition_is_the_one_played_even_when_the_lobby_changed_it(store: Store) -> None:

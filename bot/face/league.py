@@ -53,13 +53,14 @@ def change_text(before: int | None, after: int | None) -> str:
 
 
 # -- the ranking ------------------------------------------------------------------------------------------------
-def ranking_embed(ranking: Ranking, lang: str, *, games: int) -> discord.Embed:
+def ranking_embed(ranking: Ranking, lang: str) -> discord.Embed:
     """The season's table as a compact embed (`render.ranking_lines`): the ranked people by rating, then apart
-    those with fewer than PROVISIONAL_GAMES games; `games`: the games rated in the season."""
+    those with fewer than PROVISIONAL_GAMES games; the footer counts the games the table is made of (an
+    edition's table, that edition's)."""
     people = [*ranking.ranked, *ranking.provisional]
     rows = [RankingRow(_name(r.name, lang), r.rating, r.games, r.wins, r.trend if r.games > 1 else None,
                        r.place is None) for r in people]
-    lines = ranking_lines(rows, lang)
+    lines = ranking_lines(rows, lang, place_after=PROVISIONAL_GAMES)
     title = (t(lang, "league.ranking_edition", edition=edition_name(ranking.edition, lang), season=ranking.season)
              if ranking.edition else t(lang, "league.ranking_title", season=ranking.season))
     embed = discord.Embed(title=embeds.cut(title, embeds.TITLE_MAX), colour=GOLD,
@@ -67,7 +68,10 @@ def ranking_embed(ranking: Ranking, lang: str, *, games: int) -> discord.Embed:
     if lines.provisional:
         embed.add_field(name=t(lang, "league.provisional", count=PROVISIONAL_GAMES),
                         value="\n".join(lines.provisional), inline=False)
-    embed.set_footer(text=t(lang, "league.ranking_footer", games=games))
+    footer = (t(lang, "league.ranking_footer_edition", games=ranking.games,
+                edition=short_edition(ranking.edition, lang)) if ranking.edition
+              else t(lang, "league.ranking_footer", games=ranking.games))
+    embed.set_footer(text=footer)
     return embed
 
 

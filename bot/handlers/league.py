@@ -50,8 +50,7 @@ async def ranking(interaction: discord.Interaction, season: int | None, edition:
         await refuse(interaction, "no_season", {"season": current})
         return
     table = await bot.storage.ranking(guild, season=season, edition=edition)
-    games = next((s.games for s in seasons if s.number == table.season), 0)
-    embed = league.ranking_embed(table, bot.table_lang(interaction), games=games)
+    embed = league.ranking_embed(table, bot.table_lang(interaction))
     await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
 
