@@ -4,6 +4,7 @@ select, a profile's card and words, what the bot keeps about a person; within Di
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import discord
 import pytest
@@ -89,7 +90,10 @@ def test_the_last_games_tell_when_what_who_and_how_ratings_moved_within_a_messag
     lines = text.splitlines()
     assert lines[1] == "**#12** · <t:1700003000:d> · Turismundo · 64 turnos · 50 min"
     assert lines[2] == "1. Ana 1,084 ▲84 · 2. 🤖 Lupita · 3. Beto 1,003 ▼17"
-    assert lines[3].endswith("· Terminada por quien la organizaba")
+    assert lines[3].endswith("· Terminada por quien la organizaba · sin puntuar")
+    # A game its host ended under the house rule that rates it says so.
+    rated = replace(summary(11, "abandoned"), season=1)
+    assert league.history_text([rated], "en").splitlines()[1].endswith("· Ended by its host · rated by its house rule")
     crowded = league.history_text([summary(k, long_names=True) for k in range(40)], "en")
     assert len(crowded) <= 2000 and "**#39**" in crowded
     view = league.history_view(games, "es")

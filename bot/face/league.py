@@ -178,6 +178,12 @@ def _player(player: PlacedPlayer, lang: str) -> str:
     return f"{line} {rating_text(player.rating_after)} {trend_text(player.rating_after - player.rating_before)}"
 
 
+def _ended(game: GameSummary, lang: str) -> str:
+    """A game its host ended, and whether its house rule rated it (docs/league.md): said wherever it is listed,
+    since the profile and `/turista stats` count only the games played to their end."""
+    return t(lang, "league.history_ended_rated" if game.season is not None else "league.history_ended")
+
+
 def history_text(games: Sequence[GameSummary], lang: str) -> str:
     """The last games: when (a date each reader's Discord writes in their own way), the edition, the length, and
     the players by placing with their ratings after the game and how they moved."""
@@ -187,7 +193,7 @@ def history_text(games: Sequence[GameSummary], lang: str) -> str:
         head = t(lang, "league.history_game", id=game.id, date=f"<t:{when}:d>",
                  edition=short_edition(game.edition, lang), turns=game.turns, minutes=max(1, round(game.minutes)))
         if game.status != "finished":
-            head += " · " + t(lang, "league.history_ended")
+            head += " · " + _ended(game, lang)
         lines.append(head)
         lines.append(" · ".join(_player(p, lang) for p in game.players))
     return components.fit(lines[1:], head=lines[0], limit=components.MAX_CONTENT)
@@ -199,7 +205,7 @@ def history_view(games: Sequence[GameSummary], lang: str) -> discord.ui.View:
     for game in games:
         first = next((p for p in game.players if p.placing == 1), None)
         about = t(lang, "league.history_winner", name=_seat(first, lang)) \
-            if first is not None and game.status == "finished" else t(lang, "league.history_ended")
+            if first is not None and game.status == "finished" else _ended(game, lang)
         options.append(components.option(t(lang, "league.history_option", id=game.id,
                                            edition=short_edition(game.edition, lang)), game.id,
                                          description=about, emoji="🎬"))

@@ -123,6 +123,11 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     history = await world.slash(world.ana, "turista history")
     assert history.ephemeral and f"#{gid}" in (history.content or "")
     assert "Terminada por quien la organizaba" in (history.content or "") and "ganó" not in (history.content or "")
+    # The profile and the stats count games played to their end, and say where the ended one is.
+    stats = await world.slash(world.ana, "turista stats")
+    assert "hasta el final" in (stats.content or "") and "/turista historial" in (stats.content or "")
+    profile = await world.slash(world.ana, "turista profile")
+    assert "/turista historial" in (profile.content or "")
     again = await world.slash(world.dora, "turista new")
     assert not again.ephemeral
     await world.eventually(lambda: (world.row() or row).table_message_id is not None, what="the new lobby")
