@@ -25,7 +25,7 @@ from render.style import (
     text_on,
     theme,
 )
-from render.texts import cash, edition_name, house_word, label, language, seat_letters, square_name
+from render.texts import cash, edition_name, house_word, label, language, phrase, seat_letters, square_name
 
 WIDTH, HEIGHT = 1000, 700
 CARD = (30, 30, 430, 670)  # the deed card on the left
@@ -156,7 +156,7 @@ def _rule(d: ImageDraw.ImageDraw, ed: Edition, sq: Square, lang: str, y: float) 
         params["square"] = square_name(ed.id, ed.rules.jail_square, lang)
     elif sq.kind == "lose_turns":
         params["turns"] = sq.turns
-    text = label(lang, f"deed.square_kind_{sq.kind}", **params)
+    text = phrase(lang, f"deed.square_kind_{sq.kind}", **params)
     f, lines, step = dr.fit(text, x1 - x0 - 70, 380, (30, 28, 26, 24, 22), "regular", 1.3)
     dr.lines_centred(d, (x0 + x1) / 2, y, lines, f, step, INK)
 

@@ -31,7 +31,7 @@ from render.style import (
     text_on,
     theme,
 )
-from render.texts import cash, label, short_cash, short_name, square_name
+from render.texts import cash, label, phrase, short_cash, short_name, square_name
 
 _lock = threading.Lock()
 JAIL_CELL = (255, 236, 200)
@@ -320,7 +320,7 @@ def _corner(d: ImageDraw.ImageDraw, ed: Edition, sq: Square, cell: Cell, lang: s
         else:
             dr.plane(d, cx, (top + bottom) / 2, min(48, (bottom - top) * 1.3), INK)
     else:
-        sub = label(lang, "board.lose_turns", turns=sq.turns) if sq.kind == "lose_turns" else label(lang, "board.rest")
+        sub = phrase(lang, "board.lose_turns", turns=sq.turns) if sq.kind == "lose_turns" else label(lang, "board.rest")
         if sub.casefold() != name.casefold() and below < y1 - 52:
             f2, lines2, step2 = dr.fit(sub, x1 - x0 - 8, 30, (13, 12, 11), "bold", 1.05)
             below = dr.lines_centred(d, cx, below + 2, lines2, f2, step2, INK)

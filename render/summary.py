@@ -20,7 +20,7 @@ from render import draw as dr
 from render.fonts import font
 from render.png import to_png
 from render.style import seat_colour, theme
-from render.texts import cash, edition_name, label, language, seat_letters
+from render.texts import cash, edition_name, label, language, phrase, seat_letters
 
 Event = dict
 
@@ -117,7 +117,7 @@ def summary_image(history: History, lang: str = "es") -> Image.Image:
     img = Image.new("RGB", (WIDTH, HEIGHT), th.panel)
     d = ImageDraw.Draw(img)
     d.text((26, 18), label(lang, "summary.title"), font=font(36, "heavy"), fill=th.panel_text)
-    sub = f"{edition_name(ed.id, lang)} · {label(lang, 'summary.turns', turns=history.turns[-1])}"
+    sub = f"{edition_name(ed.id, lang)} · {phrase(lang, 'summary.turns', turns=history.turns[-1])}"
     d.text((28, 62), sub, font=font(20, "regular"), fill=th.panel_muted)
     _chart(img, d, history, lang)
     _side(img, d, history, lang)

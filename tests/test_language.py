@@ -45,6 +45,28 @@ PERSON_AGREEMENT = re.compile(
     re.IGNORECASE)
 
 
+# A number written before a plural noun of the text's own ("{turns} turns"): with 1 it reads "1 turns", so the
+# text needs a plural form ("{turns} {turns:turn|turns}"). The noun may come from a field instead (`house_word`,
+# chosen by the count), which is not flagged.
+PLURAL_NOUNS = {
+    "en": r"(?:rated )?(?:turns|games|rounds|titles|seconds|minutes|frames|players|people|seats|seasons|servers|names)",
+    "es": r"(?:turnos|partidas|rondas|títulos|segundos|minutos|cuadros|jugadores|personas|asientos|temporadas|"
+          r"servidores|nombres)",
+}
+
+
+def counted_in_plural(lang: str, template: str) -> list[str]:
+    return re.findall(r"\{(" + "|".join(NUMBERS) + r")\} " + PLURAL_NOUNS[lang] + r"\b", template)
+
+
+def test_counts_take_a_plural_form() -> None:
+    """"(1 turns)", "1 games": every count the bot or a picture writes before its noun chooses the noun's form.
+    `render.board.titles` is drawn only for 2 titles or more (`render.board.title_one` for one)."""
+    bad = [f"{lang} {key}: {template!r}" for lang in LANGUAGES for key, template in sorted(catalogue(lang).items())
+           if key != "render.board.titles" and counted_in_plural(lang, template)]
+    assert not bad, "\n".join(bad)
+
+
 def _names(lang: str, prefix: str) -> list[str]:
     return [v for k, v in catalogue(lang).items() if k.startswith(prefix)]
 
