@@ -26,6 +26,7 @@ from render.style import (
     theme,
 )
 from render.texts import cash, edition_name, house_word, label, language, phrase, seat_letters, square_name
+from words import seat_name
 
 WIDTH, HEIGHT = 1000, 700
 CARD = (30, 30, 430, 670)  # the deed card on the left
@@ -227,11 +228,10 @@ def _ownership(
     d.text((x, y), label(lang, "deed.owner"), font=font(20, "regular"), fill=muted)
     y += 30
     if owner >= 0:
-        s = state.seats[owner]
         dr.paste_centred(img, dr.token(seat_colour(owner), seat_letters(state)[owner], 40), x + 20, y + 20)
         d.text(
             (x + 52, y + 20),
-            dr.ellipsize(s.name, font(30, "bold"), right - MINI - 40 - x - 52),
+            dr.ellipsize(seat_name(state, owner, lang), font(30, "bold"), right - MINI - 40 - x - 52),
             font=font(30, "bold"),
             fill=text,
             anchor="lm",

@@ -16,6 +16,7 @@ from render.fonts import font
 from render.layout import HEIGHT, PANEL_X, WIDTH
 from render.style import INK, RGB, seat_colour, text_on, theme
 from render.texts import cash, edition_name, label, language, square_name
+from words import seat_name
 
 PANEL_PAD = 12
 MONEY_LIGHT = (140, 230, 160)
@@ -91,7 +92,7 @@ def panel_views(
                 row_h - 8,
                 seat,
                 letters[seat],
-                s.name,
+                seat_name(state, seat, lang),
                 cash(ed.id, s.cash),
                 s.out,
                 stats,
@@ -111,9 +112,9 @@ def caption(state: State, lang: str = "es") -> tuple[str, str]:
     and the winner."""
     lang = language(lang)
     ed = load(state.edition)
-    names = [state.seats[s].name for s in waiting_for(state)]
+    names = [seat_name(state, s, lang) for s in waiting_for(state)]
     if state.phase == "over":
-        what = label(lang, "board.winner", name=state.seats[state.winner].name) if state.winner >= 0 else ""
+        what = label(lang, "board.winner", name=seat_name(state, state.winner, lang)) if state.winner >= 0 else ""
         return label(lang, "board.game_over"), what
     if state.debts:
         debt = state.debts[0]
@@ -121,7 +122,7 @@ def caption(state: State, lang: str = "es") -> tuple[str, str]:
     if state.auction is not None:
         return label(lang, "board.bidding"), ", ".join(names)
     if state.trade is not None:
-        return names[0], label(lang, "board.to_answer", name=state.seats[state.trade.proposer].name)
+        return names[0], label(lang, "board.to_answer", name=seat_name(state, state.trade.proposer, lang))
     if state.phase == "buy":
         square = square_name(ed.id, state.seats[state.current].pos, lang)
         return names[0], label(lang, "board.to_buy", square=square)

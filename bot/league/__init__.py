@@ -4,7 +4,7 @@ Pure data and rules, no Discord and nothing of the bot's other modules: the stor
 rate a game in the same transaction as the move that ends it, and the bot's commands read the store.
 """
 
-from bot.league.former import FORMER_PLAYER, former_name, is_former, shown_name
+from bot.league.former import former_letter, former_name, is_former, shown_name
 from bot.league.house import HOUSE_RULES, RATED_WHEN_ENDED, rated_when_ended
 from bot.league.placings import placings
 from bot.league.rating import (
@@ -22,7 +22,6 @@ from bot.league.rating import (
 
 __all__ = [
     "COMPUTER_SKILLS",
-    "FORMER_PLAYER",
     "HOUSE_RULES",
     "NEWCOMER",
     "PROVISIONAL_GAMES",
@@ -30,6 +29,7 @@ __all__ = [
     "Change",
     "Placed",
     "Skill",
+    "former_letter",
     "former_name",
     "is_former",
     "placings",
