@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from bot.face.i18n import BOT
-from bot.sandbox.commands import INTEGER, STRING, Refusal, fold, pick, resolve, starts_a_word, typed_options
+from bot.sandbox.commands import INTEGER, STRING, USER, Refusal, fold, pick, resolve, starts_a_word, typed_options
 from bot.sandbox.inputs import Press, Slash, Verb, parse
 from bot.sandbox.printer import Printer
-from bot.sandbox.table import session_folder
+from bot.sandbox.table import SANDBOX, session_folder
 from bot.store import Store
 from fakediscord import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser
 
@@ -402,6 +402,18 @@ async def test_option_values_are_read_as_discords_client_reads_them() -> None:
 
     command = resolve([BUILD], ["construir", "fuencarral", "2"], {}, "es")
     assert await typed_options(command, "es", {}, titles) == {"property": "1", "count": 2}
+
+
+async def test_a_computer_named_in_a_person_option_is_told_how_to_trade_with_it() -> None:
+    """`/trade lupita` said only that nobody of that name was at the table: Lupita is, as a computer."""
+    trade = {"name": "trade", "name_localizations": {"es-419": "tratar"}, "options": [
+        {"type": USER, "name": "user", "required": True, "name_localizations": {"es-419": "usuario"}}]}
+    ana = FakeUser(1, "Ana")
+    command = resolve([trade], ["trade", "lupita"], {}, "en")
+    with pytest.raises(Refusal) as refused:
+        await typed_options(command, "en", {"ana": ana}, None)  # type: ignore[arg-type]
+    said = SANDBOX.text("en", f"sandbox.{refused.value.code}", **refused.value.params)
+    assert "“lupita”" in said and "(Ana)" in said and "never a computer player" in said and "*Trade…*" in said
 
 
 def test_the_printer_numbers_controls_in_screen_order_and_opens_each_board_once(tmp_path: Path) -> None:
