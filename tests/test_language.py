@@ -37,7 +37,7 @@ FRAGMENTS = ("event.item.", "event.level.", "event.party.", "bot.level.", "bot.s
              "bot.settings.none",
              "bot.cmd.", "render.", "square.", "deck.", "block.", "gender.", "bot.menu.hint.", "bot.button.",
              "bot.choice.", "bot.rule.", "bot.ending.", "bot.lobby.empty", "edition.", "bot.embed.",
-             "bot.lobby.no_thread_", "bot.table.may.", "bot.table.or")
+             "bot.lobby.no_thread_", "bot.table.may.", "bot.table.or", "sandbox.time_")
 
 # A person's gender is unknown: no adjective or participle may agree with a player.
 PERSON_AGREEMENT = re.compile(
@@ -121,6 +121,7 @@ def samples(lang: str) -> dict[str, list[object]]:
         "change": ["1,000 → 1,084 (▲84)"],
         "servers": ["Mesa de pruebas, 123"],
         "why": _names(lang, "bot.lobby.no_thread_"),
+        "span": ["40 s", "2 min"],
         "actions": ["construir, tratar o hipotecar", "hipotecar"] if lang == "es" else ["build, trade or mortgage",
                                                                                       "mortgage"],
     }

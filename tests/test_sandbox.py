@@ -18,7 +18,7 @@ import pytest
 from bot.face.i18n import BOT
 from bot.sandbox.commands import INTEGER, STRING, USER, Refusal, fold, pick, resolve, starts_a_word, typed_options
 from bot.sandbox.inputs import Press, Slash, Verb, parse
-from bot.sandbox.printer import Printer
+from bot.sandbox.printer import KEEP_PICTURES, Printer
 from bot.sandbox.table import SANDBOX, session_folder
 from bot.store import Store
 from fakediscord import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser
@@ -445,6 +445,32 @@ def test_the_printer_numbers_controls_in_screen_order_and_opens_each_board_once(
     table.history.append({})
     printer.show(table)
     assert opened == [tmp_path / "001-board.png"] and len(list(tmp_path.glob("*.png"))) == 3
+
+
+def test_discord_markup_reads_as_discord_shows_it_and_old_pictures_go(tmp_path: Path) -> None:
+    """The sandbox printed `<#…>` and `<t:…:R>` as they were sent, and a 354-turn game left 752 pictures."""
+    guild = FakeGuild(1, "Sandbox", owner_id=2)
+    channel = FakeChannel(3, guild, "turista")
+    thread = FakeChannel(4, guild, "Turista · partida 1", type=11, parent=channel)
+    guild.channels += [channel, thread]
+    bot = FakeUser(2, "Turista", bot=True)
+    soon = int(time.time()) + 40
+    note = FakeMessage(10, channel, bot, content=f"En juego en <#4>: decide <t:{soon}:R>; <t:1700000000:d> <#99>")
+    printer = Printer(tmp_path, open_pictures=False, words=lambda key, **params: f"{key}({params.get('span')})")
+    printer.track([note])
+    line = printer.show(note)[1]
+    assert re.fullmatch(r"   En juego en #Turista · partida 1: decide time_in\((39|40) s\); 2023-11-1[45] #99",
+                        line), line
+    boards = [FakeMessage(20 + k, channel, bot, attachments=[FakeAttachment(k, "board.png", b"\x89PNG %d" % k, "")])
+              for k in range(KEEP_PICTURES + 5)]
+    printer.track(boards)
+    first = printer.show(boards[0])
+    for message in boards[1:]:
+        printer.show(message)
+    assert len(list(tmp_path.glob("*.png"))) == KEEP_PICTURES
+    assert (tmp_path / f"{KEEP_PICTURES + 5:03d}-board.png").exists()
+    boards[0].history.append({})
+    assert printer.show(boards[0])[1] == first[1] + " picture_gone(None)"
 
 
 def test_each_session_has_a_folder_and_out_must_be_one(tmp_path: Path) -> None:
