@@ -38,7 +38,7 @@ from render.panel import HEADER_BOX, PANEL_PAD, BannerView, HeaderView, RowView
 from render.png import palette
 from render.style import theme
 from render.summary import history_from_log, summary_image
-from render.texts import cash, edition_name, language, phrase, seat_letters
+from render.texts import cash, edition_name, language, phrase, seat_letters, short_edition
 from words import seat_name
 
 REPLAY_WIDTH = 550
@@ -135,7 +135,7 @@ def replay_picture(m: Moment, last_turn: int, lang: str) -> Picture:
     pic = picture(st, lang, Table(m.events))
     when = (phrase(lang, "replay.start", turns=last_turn) if m.turn == 0
             else phrase(lang, "replay.turn", turn=m.turn, turns=last_turn))
-    header = HeaderView(ed.id, edition_name(ed.id, lang), when)
+    header = HeaderView(ed.id, edition_name(ed.id, lang), when, short_edition(ed.id, lang))
     if st.phase == "over":
         # The engine's standings are in the rows already, the winner in the banner.
         panel = tuple(header if isinstance(p, HeaderView) else p for p in pic.panel)
