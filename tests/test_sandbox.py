@@ -125,7 +125,7 @@ def test_the_sandbox_has_no_traps(tmp_path: Path) -> None:
     assert "? La opción «cantidad» es un número entero: «12x» no lo es." in lines
     assert any(line.startswith("? La opción «nivel» no admite «experto»; elige: fácil, normal") for line in lines)
     assert "? El comando /tirar no lleva nada más: sobra «now»." in lines
-    assert "? Falta la opción «titulo» de /hipotecar." in lines
+    assert "? Falta la opción «título» de /hipotecar." in lines
     assert "Ana tira" in printed and "invalid literal" not in printed and "Traceback" not in printed
     assert "custom_id" not in printed and "turista:" not in printed
     # `look` shows the board again from the file it is already in.

@@ -21,7 +21,7 @@ async def test_commands_are_registered_in_spanish_and_english(world: World) -> N
     assert commands["roll"]["name_localizations"]["es-419"] == "tirar"
     assert commands["roll"]["description_localizations"]["en-US"] == "Roll the dice"
     build = {o["name"]: o for o in commands["build"]["options"]}
-    assert build["property"]["autocomplete"] and build["property"]["name_localizations"]["es-ES"] == "titulo"
+    assert build["property"]["autocomplete"] and build["property"]["name_localizations"]["es-ES"] == "título"
 
 
 async def test_lobby_by_commands_and_host_powers(world: World) -> None:
