@@ -29,7 +29,7 @@ BOT_ERRORS = frozenset({
     "outdated", "no_game", "not_a_player", "not_host", "no_lobby", "game_running", "already_seated", "table_full",
     "not_enough_players", "not_seated", "unknown_property", "bad_number", "channel_busy", "cannot_trade_with",
     "guild_only", "invalid", "bad_option", "not_manager", "no_season", "no_replay", "replay_failed", "replay_too_big",
-    "rematch_busy", "not_in_game",
+    "rematch_busy", "not_in_game", "trade_not_seated",
 })
 
 

@@ -210,6 +210,16 @@ async def test_trading_outside_the_window_is_refused_at_once(world: World) -> No
     assert waiting.ephemeral and "solo puedes tratar en tu turno" in (waiting.content or ""), waiting.content
 
 
+async def test_trade_with_someone_not_at_the_table_says_computers_trade_through_the_button(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto], computers=1)
+    await world.start(gid, world.ana)
+    st = await world.play_until(gid, lambda st: not st.seats[st.current].computer)
+    current = world.user_of(gid, st.current)
+    refused = await world.slash(current, "trade", user=world.carl)
+    assert refused.ephemeral and "solo para personas" in (refused.content or "") and "*Tratos…*" in (
+        refused.content or ""), refused.content
+
+
 async def test_a_host_who_leaves_the_lobby_hands_it_to_the_next_person(world: World) -> None:
     gid = await world.open_table(world.ana, [world.beto, world.dora])
     lobby = world.with_verb("join")
