@@ -455,11 +455,12 @@ def test_discord_markup_reads_as_discord_shows_it_and_old_pictures_go(tmp_path: 
     guild.channels += [channel, thread]
     bot = FakeUser(2, "Turista", bot=True)
     soon = int(time.time()) + 40
-    note = FakeMessage(10, channel, bot, content=f"En juego en <#4>: decide <t:{soon}:R>; <t:1700000000:d> <#99>")
+    note = FakeMessage(10, channel, bot, content=f"En juego en <#4>: decide <t:{soon}:R>; <t:1700000000:d> <#99> <#5>")
     printer = Printer(tmp_path, open_pictures=False, words=lambda key, **params: f"{key}({params.get('span')})")
+    printer.places = {5: FakeChannel(5, guild, "Mesa 2", type=11, parent=channel)}  # a thread the fake knows
     printer.track([note])
     line = printer.show(note)[1]
-    assert re.fullmatch(r"   En juego en #Turista · partida 1: decide time_in\((39|40) s\); 2023-11-1[45] #99",
+    assert re.fullmatch(r"   En juego en #Turista · partida 1: decide time_in\((39|40) s\); 2023-11-1[45] #99 #Mesa 2",
                         line), line
     boards = [FakeMessage(20 + k, channel, bot, attachments=[FakeAttachment(k, "board.png", b"\x89PNG %d" % k, "")])
               for k in range(KEEP_PICTURES + 5)]

@@ -15,7 +15,7 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,7 +95,8 @@ class Printer:
     open_pictures: bool
     words: Callable[..., str]  # the sandbox's own words: words("edited"), words("only_for", name="Beto")
     names: dict[int, str] = field(default_factory=dict)  # user id -> name, to show mentions as @name
-    channels: dict[int, str] = field(default_factory=dict)  # channel or thread id -> name, for #name
+    channels: dict[int, str] = field(default_factory=dict)  # channel id -> name, from the guilds printed
+    places: Mapping[int, Any] = field(default_factory=dict)  # the fake's channels and threads by id (their .name)
     controls: dict[int, list[Control]] = field(default_factory=dict)  # message id -> its controls as shown
     pictures: list[Path] = field(default_factory=list)
     gone: dict[str, str] = field(default_factory=dict)  # number -> label of a control its message dropped
@@ -146,8 +147,12 @@ class Printer:
         """Discord's markup as its client shows it: people as @name, channels and threads as #name, times in
         the reader's clock (`<t:…:R>` as "in 40 s")."""
         text = MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), text)
-        text = CHANNEL.sub(lambda m: "#" + self.channels.get(int(m.group(1)), m.group(1)), text)
+        text = CHANNEL.sub(lambda m: "#" + self._place(int(m.group(1))), text)
         return TIMESTAMP.sub(lambda m: self._time(int(m.group(1)), m.group(2) or "f"), text)
+
+    def _place(self, channel_id: int) -> str:
+        found = self.places.get(channel_id)
+        return str(found.name) if found is not None else self.channels.get(channel_id, str(channel_id))
 
     def _time(self, when: int, style: str) -> str:
         if style == "R":
