@@ -13,8 +13,10 @@ import argparse
 import json
 import sys
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from engine.ai import JAIL_POLICIES, LEVELS
 from engine.driver import (  # the inner loop, compiled in a compiled build (a `python -m` module cannot be)
@@ -141,12 +143,28 @@ def _count(minimum: int) -> Callable[[str], int]:
     return parse
 
 
+# The levels by the English names the bot's commands show ("easy", "hard"); a level's own name may be typed with
+# its accent and in capitals too (`Difícil`), as the bot's choices read it.
+LEVEL_NAMES: Final = {"easy": "facil", "hard": "dificil"}
+
+
+def _level(typed: str) -> str | None:
+    plain = "".join(c for c in unicodedata.normalize("NFKD", typed.strip().casefold()) if not unicodedata.combining(c))
+    plain = LEVEL_NAMES.get(plain, plain)
+    return plain if plain in LEVELS else None
+
+
 def _levels(text: str) -> tuple[str, ...]:
-    levels = tuple(x.strip() for x in text.split(",") if x.strip())
-    unknown = [x for x in levels if x not in LEVELS]
-    if not levels or unknown:
-        raise argparse.ArgumentTypeError(f"unknown level {', '.join(unknown) or text!r} (known: {', '.join(LEVELS)})")
-    return levels
+    typed = [x.strip() for x in text.split(",") if x.strip()]
+    levels = tuple(_level(x) for x in typed)
+    unknown = [x for x, level in zip(typed, levels, strict=True) if level is None]
+    known = ", ".join(next((f"{lv} ({en})" for en, v in LEVEL_NAMES.items() if v == lv), lv) for lv in LEVELS)
+    if not typed:
+        raise argparse.ArgumentTypeError(f"no level in {text!r} (known: {known})")
+    if unknown:
+        what = "unknown level" if len(unknown) == 1 else "unknown levels"
+        raise argparse.ArgumentTypeError(f"{what} {', '.join(map(repr, unknown))} (known: {known})")
+    return tuple(level for level in levels if level is not None)
 
 
 def parse_args(argv: Sequence[str] | None = None, prog: str = "python -m engine.simulate") -> tuple[Options, bool]:
@@ -163,7 +181,8 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "python -m engine.
         help="a game that reaches this many player turns ends by net worth",
     )
     p.add_argument("--jail", choices=JAIL_POLICIES, default="short", help="short: pay or use the card at once")
-    p.add_argument("--levels", type=_levels, default=("normal",), help="comma list repeated over the seats")
+    p.add_argument("--levels", type=_levels, default=("normal",),
+                   help="comma list repeated over the seats: facil (easy), normal, dificil (hard)")
     p.add_argument("--landing", action="store_true", help="also count where tokens rest after each roll")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args(argv)

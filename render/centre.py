@@ -18,7 +18,7 @@ from render.fonts import font
 from render.layout import CENTRE_BOX, RING_INNER, cells
 from render.style import INK, RGB, WHITE, seat_colour
 from render.texts import cash, label, square_name
-from words import describe, in_order
+from words import describe, in_order, seat_name
 
 TOKEN = 32  # token diameter in the lane (16 px on a desktop channel, 10 on a phone)
 HALO = (255, 222, 60)  # the ring around the tokens of the seats the game waits for
@@ -165,7 +165,7 @@ def centre_views(
         sq = ed.squares[au.square]
         title = label(lang, "board.auction_title", square=square_name(ed.id, au.square, lang))
         if au.bidder >= 0:
-            bid = label(lang, "board.auction_bid", amount=cash(ed.id, au.bid), bidder=state.seats[au.bidder].name)
+            bid = label(lang, "board.auction_bid", amount=cash(ed.id, au.bid), bidder=seat_name(state, au.bidder, lang))
             letter = letters[au.bidder]
         else:
             bid, letter = label(lang, "board.auction_no_bid"), ""

@@ -25,7 +25,8 @@ from render.style import (
     text_on,
     theme,
 )
-from render.texts import cash, edition_name, house_word, label, language, seat_letters, square_name
+from render.texts import cash, edition_name, house_word, label, language, phrase, seat_letters, square_name
+from words import seat_name
 
 WIDTH, HEIGHT = 1000, 700
 CARD = (30, 30, 430, 670)  # the deed card on the left
@@ -156,7 +157,7 @@ def _rule(d: ImageDraw.ImageDraw, ed: Edition, sq: Square, lang: str, y: float) 
         params["square"] = square_name(ed.id, ed.rules.jail_square, lang)
     elif sq.kind == "lose_turns":
         params["turns"] = sq.turns
-    text = label(lang, f"deed.square_kind_{sq.kind}", **params)
+    text = phrase(lang, f"deed.square_kind_{sq.kind}", **params)
     f, lines, step = dr.fit(text, x1 - x0 - 70, 380, (30, 28, 26, 24, 22), "regular", 1.3)
     dr.lines_centred(d, (x0 + x1) / 2, y, lines, f, step, INK)
 
@@ -227,11 +228,10 @@ def _ownership(
     d.text((x, y), label(lang, "deed.owner"), font=font(20, "regular"), fill=muted)
     y += 30
     if owner >= 0:
-        s = state.seats[owner]
         dr.paste_centred(img, dr.token(seat_colour(owner), seat_letters(state)[owner], 40), x + 20, y + 20)
         d.text(
             (x + 52, y + 20),
-            dr.ellipsize(s.name, font(30, "bold"), right - MINI - 40 - x - 52),
+            dr.ellipsize(seat_name(state, owner, lang), font(30, "bold"), right - MINI - 40 - x - 52),
             font=font(30, "bold"),
             fill=text,
             anchor="lm",

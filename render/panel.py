@@ -15,7 +15,8 @@ from render.centre import HALO, token_sprite, waiting_for
 from render.fonts import font
 from render.layout import HEIGHT, PANEL_X, WIDTH
 from render.style import INK, RGB, seat_colour, text_on, theme
-from render.texts import cash, edition_name, label, language, square_name
+from render.texts import cash, edition_name, label, language, short_edition, square_name
+from words import seat_name
 
 PANEL_PAD = 12
 MONEY_LIGHT = (140, 230, 160)
@@ -28,6 +29,7 @@ class HeaderView(NamedTuple):
     edition: str
     title: str
     turn: str
+    short: str = ""  # the edition in a word or two, where `title` does not fit beside `turn`
 
     def box(self) -> tuple[int, int, int, int]:
         return HEADER_BOX
@@ -71,7 +73,8 @@ def panel_views(
     state: State, ed: Edition, lang: str, letters: list[str], absent: frozenset[int]
 ) -> tuple[PanelPiece, ...]:
     pieces: list[PanelPiece] = [
-        HeaderView(ed.id, edition_name(ed.id, lang), label(lang, "board.turn", turn=state.turn))
+        HeaderView(ed.id, edition_name(ed.id, lang), label(lang, "board.turn", turn=state.turn),
+                   short_edition(ed.id, lang))
     ]
     who, what = caption(state, lang)
     waiting = [state.winner] if state.phase == "over" and state.winner >= 0 else waiting_for(state)
@@ -91,7 +94,7 @@ def panel_views(
                 row_h - 8,
                 seat,
                 letters[seat],
-                s.name,
+                seat_name(state, seat, lang),
                 cash(ed.id, s.cash),
                 s.out,
                 stats,
@@ -111,9 +114,9 @@ def caption(state: State, lang: str = "es") -> tuple[str, str]:
     and the winner."""
     lang = language(lang)
     ed = load(state.edition)
-    names = [state.seats[s].name for s in waiting_for(state)]
+    names = [seat_name(state, s, lang) for s in waiting_for(state)]
     if state.phase == "over":
-        what = label(lang, "board.winner", name=state.seats[state.winner].name) if state.winner >= 0 else ""
+        what = label(lang, "board.winner", name=seat_name(state, state.winner, lang)) if state.winner >= 0 else ""
         return label(lang, "board.game_over"), what
     if state.debts:
         debt = state.debts[0]
@@ -121,7 +124,7 @@ def caption(state: State, lang: str = "es") -> tuple[str, str]:
     if state.auction is not None:
         return label(lang, "board.bidding"), ", ".join(names)
     if state.trade is not None:
-        return names[0], label(lang, "board.to_answer", name=state.seats[state.trade.proposer].name)
+        return names[0], label(lang, "board.to_answer", name=seat_name(state, state.trade.proposer, lang))
     if state.phase == "buy":
         square = square_name(ed.id, state.seats[state.current].pos, lang)
         return names[0], label(lang, "board.to_buy", square=square)
@@ -187,13 +190,28 @@ def draw_piece(img: Image.Image, piece: PanelPiece, ox: int, oy: int) -> None:
     if isinstance(piece, HeaderView):
         th = theme(piece.edition)
         turn_w = font(20, "bold").getlength(piece.turn)
-        title = dr.ellipsize(piece.title, font(18, "regular"), x1 - x0 - turn_w - 16)
-        dr.text(img, (x0, 26 - oy), title, 18, "regular", th.panel_muted, "lm")
+        size, title = _header_title(piece.title, piece.short, int(x1 - x0 - turn_w - 16))
+        dr.text(img, (x0, 26 - oy), title, size, "regular", th.panel_muted, "lm")
         dr.text(img, (x1, 26 - oy), piece.turn, 20, "bold", th.panel_text, "rm")
     elif isinstance(piece, BannerView):
         _banner(img, piece, x0, BANNER_BOX[1] - oy, x1)
     else:
         _row(img, piece, x0, piece.y0 - oy, x1)
+
+
+HEADER_SIZES = (18, 17, 16, 15)
+STATS_SIZES = (18, 17, 16, 15)
+
+
+@lru_cache(maxsize=256)
+def _header_title(title: str, short: str, width: int) -> tuple[int, str]:
+    """The edition's full name in the largest of HEADER_SIZES that fits `width` beside the turn, else its short
+    name ("Turista Mundial (edición moder…" was cut where "Turista moderno" fits whole)."""
+    for text in (title, short) if short else (title,):
+        size = next((size for size in HEADER_SIZES if font(size, "regular").getlength(text) <= width), None)
+        if size is not None:
+            return size, text
+    return HEADER_SIZES[-1], dr.ellipsize(short or title, font(HEADER_SIZES[-1], "regular"), width)
 
 
 BANNER_SIZES = (19, 18, 17, 16)
@@ -254,8 +272,10 @@ def _row(img: Image.Image, v: RowView, x0: int, y0: int, x1: int) -> None:
         else:
             dr.hotel(d, (right - 16, line2 - 7, right, line2 + 7))
         right -= 26
-    dr.text(img, (x, line2), dr.ellipsized(v.stats, 18, "regular", int(right - x)), 18, "regular", th.panel_muted,
-            "lm")
+    # Titles and worth in the largest size that fits beside the buildings ("26 títulos · vale $739,…" was cut).
+    width = int(right - x)
+    size = next((size for size in STATS_SIZES if font(size, "regular").getlength(v.stats) <= width), STATS_SIZES[-1])
+    dr.text(img, (x, line2), dr.ellipsized(v.stats, size, "regular", width), size, "regular", th.panel_muted, "lm")
     chip_y = y0 + 62 if h >= 84 else y0 + 34
     cx = x if h >= 84 else x1 - 12
     # Without a third line the most important mark goes on the name's line, right of it.

@@ -59,10 +59,12 @@ def _record(row: RankingRow, lang: str) -> str:
 
 
 def ranking_lines(rows: Iterable[RankingRow], lang: str = "es", *, ranked_limit: int = DESCRIPTION_LIMIT,
-                  provisional_limit: int = FIELD_LIMIT) -> RankingLines:
+                  provisional_limit: int = FIELD_LIMIT, place_after: int = 3) -> RankingLines:
     """The table's lines: the ranked people by rating (equal ratings as shown share a rank), then apart the
     provisional ones by games played. Each part is cut to its limit in characters (an embed's description,
-    a field's value) with a last line saying how many are left out."""
+    a field's value) with a last line saying how many are left out. With nobody ranked the table is one line:
+    that nobody has a rated game, or, when provisional people follow, that a place comes with `place_after`
+    rated games (saying "nobody has a rated game" above the people who have one contradicted itself)."""
     lang = language(lang)
     rows = list(rows)
     ranked_rows = sorted((r for r in rows if not r.provisional), key=lambda r: (-r.rating, -r.games, r.name))
@@ -78,7 +80,8 @@ def ranking_lines(rows: Iterable[RankingRow], lang: str = "es", *, ranked_limit:
     waiting = sorted((r for r in rows if r.provisional), key=lambda r: (-r.games, -r.rating, r.name))
     provisional = [" · ".join((row.name, rating_text(row.rating), _record(row, lang))) for row in waiting]
     if not ranked:
-        ranked = [phrase(lang, "ranking.nobody")]
+        ranked = [phrase(lang, "ranking.nobody_placed", count=place_after) if provisional
+                  else phrase(lang, "ranking.nobody")]
     return RankingLines(tuple(_cut(ranked, ranked_limit, lang)), tuple(_cut(provisional, provisional_limit, lang)))
 
 

@@ -38,7 +38,8 @@ from render.panel import HEADER_BOX, PANEL_PAD, BannerView, HeaderView, RowView
 from render.png import palette
 from render.style import theme
 from render.summary import history_from_log, summary_image
-from render.texts import cash, edition_name, language, phrase, seat_letters
+from render.texts import cash, edition_name, language, phrase, seat_letters, short_edition
+from words import seat_name
 
 REPLAY_WIDTH = 550
 TURN_FRAMES = 60  # games of at most this many turns: a frame per turn
@@ -134,7 +135,7 @@ def replay_picture(m: Moment, last_turn: int, lang: str) -> Picture:
     pic = picture(st, lang, Table(m.events))
     when = (phrase(lang, "replay.start", turns=last_turn) if m.turn == 0
             else phrase(lang, "replay.turn", turn=m.turn, turns=last_turn))
-    header = HeaderView(ed.id, edition_name(ed.id, lang), when)
+    header = HeaderView(ed.id, edition_name(ed.id, lang), when, short_edition(ed.id, lang))
     if st.phase == "over":
         # The engine's standings are in the rows already, the winner in the banner.
         panel = tuple(header if isinstance(p, HeaderView) else p for p in pic.panel)
@@ -144,10 +145,11 @@ def replay_picture(m: Moment, last_turn: int, lang: str) -> Picture:
     letters = seat_letters(st)
     worth = cash(ed.id, net_worth(st, leaders[0])[0])
     if len(leaders) == 1:
-        banner = BannerView(st.seats[leaders[0]].name, phrase(lang, "replay.leader", worth=worth),
+        banner = BannerView(seat_name(st, leaders[0], lang), phrase(lang, "replay.leader", worth=worth),
                             ((leaders[0], letters[leaders[0]]),))
     else:
-        banner = BannerView(", ".join(st.seats[s].name for s in leaders), phrase(lang, "replay.level", worth=worth),
+        banner = BannerView(", ".join(seat_name(st, s, lang) for s in leaders),
+                            phrase(lang, "replay.level", worth=worth),
                             tuple((s, letters[s]) for s in leaders[:3]))
     panel = [header, banner]
     for p in pic.panel:

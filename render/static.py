@@ -13,7 +13,7 @@ from engine import HOTEL, Edition, Square, load
 from render import draw as dr
 from render.flags import flag, has_flag
 from render.fonts import font
-from render.layout import CENTRE_BOX, HEIGHT, MARGIN, PANEL_X, RING_INNER, WIDTH, Cell, cells
+from render.layout import BAND, CENTRE_BOX, HEIGHT, MARGIN, PANEL_X, RING_INNER, WIDTH, Cell, cells
 from render.style import (
     AIRLINE_BAND,
     CELL,
@@ -31,7 +31,7 @@ from render.style import (
     text_on,
     theme,
 )
-from render.texts import cash, label, short_cash, short_name, square_name
+from render.texts import cash, label, phrase, short_cash, short_name, square_name
 
 _lock = threading.Lock()
 JAIL_CELL = (255, 236, 200)
@@ -143,7 +143,11 @@ def _title(
     ink = text_on(colour) if owner >= 0 and not mortgaged else INK
     band = cell.band()
     d.rectangle(band, fill=band_colour(ed, sq))
-    _band_icon(d, ed, sq, band)
+    # A mortgaged title has no buildings: its owner's letter goes on the bar, beside the bar's icon if it has one
+    # (below the stamp, a name of two lines takes the body's height, and the letter's patch covered it).
+    letter_on_band = owner >= 0 and mortgaged
+    iconic = sq.kind != "country"
+    _band_icon(d, ed, sq, _band_part(cell, ICON_PART) if letter_on_band and iconic else band)
     if level:
         _buildings(d, band, level)
     w = bx1 - bx0
@@ -151,7 +155,7 @@ def _title(
     tall = cell.horizontal
     y = by0 + (5 if tall else 3)
     if mortgaged:
-        # The stamp takes the flag's place: the name stays, and so does the owner's letter below.
+        # The stamp takes the flag's place: the name stays below it, the owner's letter goes on the bar.
         tag = label(lang, "board.mortgaged_short")
         f = font(13 if tall else 12, "heavy")
         tw = f.getlength(tag)
@@ -175,11 +179,8 @@ def _title(
     bottom = by1 - (4 if tall else 3)
     if owner >= 0:
         size = 22 if tall else 19
-        if mortgaged:
-            # On the hatching the letter needs its own patch of the owner's colour.
-            half = size * 0.62
-            d.rounded_rectangle((cx - half, bottom - 2 * half, cx + half, bottom), 4, fill=colour, outline=WHITE)
-            d.text((cx, bottom - half), letter, font=font(size - 4, "heavy"), fill=text_on(colour), anchor="mm")
+        if letter_on_band:
+            _letter_on_band(d, cell, letter, colour, LETTER_PART if iconic else (0.0, 1.0))
         else:
             d.text((cx, bottom), letter, font=font(size, "heavy"), fill=ink, anchor="mb")
     else:
@@ -188,6 +189,36 @@ def _title(
         while size > 10 and font(size, "bold").getlength(price) > w - 4:
             size -= 1
         d.text((cx, bottom), price, font=font(size, "bold"), fill=MONEY_GREEN, anchor="mb")
+
+
+# The owner's patch on a mortgaged title's bar (along the bar, across it) and its letter's size. In the top and
+# bottom rows it reaches past the bar into the body, whose name is at its other end; beside a square of the
+# left and right columns the name runs up to the bar, so the patch keeps to the bar.
+BAND_PATCH = {True: (28, 26, 19), False: (28, BAND, 16)}
+# Where along its bar a mortgaged airline or utility has its letter and its icon (shares of the bar's length).
+LETTER_PART, ICON_PART = (0.0, 0.62), (0.62, 1.0)
+
+
+def _band_part(cell: Cell, part: tuple[float, float]) -> tuple[int, int, int, int]:
+    """The stretch `part` of the cell's colour bar, along the bar."""
+    x0, y0, x1, y1 = cell.band()
+    a, b = part
+    if cell.horizontal:
+        return round(x0 + a * (x1 - x0)), y0, round(x0 + b * (x1 - x0)), y1
+    return x0, round(y0 + a * (y1 - y0)), x1, round(y0 + b * (y1 - y0))
+
+
+def _letter_on_band(d: ImageDraw.ImageDraw, cell: Cell, letter: str, colour: RGB, part: tuple[float, float]) -> None:
+    """The owner's letter on a patch of their colour over the stretch `part` of the colour bar."""
+    x0, y0, x1, y1 = _band_part(cell, part)
+    along, across, size = BAND_PATCH[cell.horizontal]
+    ix, iy = cell.inward
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    over = (across - BAND) / 2  # how far the patch reaches past the bar, towards the body (away from the centre)
+    cx, cy = cx - ix * over, cy - iy * over
+    w, h = (along, across) if cell.horizontal else (across, along)
+    d.rounded_rectangle((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), 5, fill=colour, outline=WHITE, width=2)
+    d.text((cx, cy + 1), letter, font=font(size, "heavy"), fill=text_on(colour), anchor="mm")
 
 
 def _hatch(img: Image.Image, box: tuple[int, int, int, int], colour: RGB) -> None:
@@ -220,11 +251,13 @@ def _band_icon(d: ImageDraw.ImageDraw, ed: Edition, sq: Square, band: tuple[int,
         dr.building(d, cx, cy, size, WHITE, UTILITY_BAND)
 
 
-HOUSE_SIZE = 12
+# The largest house the bar holds (its thickness but a pixel each side). At 12 px the houses were dots at the
+# 550 px a desktop shows: now as large as the bar and their number allow, four still apart.
+HOUSE_SIZE = BAND - 2
 
 
 def _buildings(d: ImageDraw.ImageDraw, band: tuple[int, int, int, int], level: int) -> None:
-    """Restaurants / houses side by side on the colour bar, or one hotel across it."""
+    """Restaurants / houses side by side on the colour bar, spread along it, or one hotel across it."""
     x0, y0, x1, y1 = band
     along_x = (x1 - x0) > (y1 - y0)
     length = (x1 - x0) if along_x else (y1 - y0)
@@ -233,11 +266,12 @@ def _buildings(d: ImageDraw.ImageDraw, band: tuple[int, int, int, int], level: i
         box = (x0 + pad, y0 + 2, x1 - pad, y1 - 2) if along_x else (x0 + 2, y0 + pad, x1 - 2, y1 - pad)
         dr.hotel(d, box)
         return
-    step = length / 4
+    step = length / level
+    size = min(HOUSE_SIZE, step - 1)
     for k in range(level):
         along = step * (k + 0.5)
         cx, cy = (x0 + along, (y0 + y1) / 2) if along_x else ((x0 + x1) / 2, y0 + along)
-        dr.house(d, cx, cy, HOUSE_SIZE)
+        dr.house(d, cx, cy, size)
 
 
 def _special(d: ImageDraw.ImageDraw, ed: Edition, sq: Square, cell: Cell, lang: str) -> None:
@@ -320,7 +354,7 @@ def _corner(d: ImageDraw.ImageDraw, ed: Edition, sq: Square, cell: Cell, lang: s
         else:
             dr.plane(d, cx, (top + bottom) / 2, min(48, (bottom - top) * 1.3), INK)
     else:
-        sub = label(lang, "board.lose_turns", turns=sq.turns) if sq.kind == "lose_turns" else label(lang, "board.rest")
+        sub = phrase(lang, "board.lose_turns", turns=sq.turns) if sq.kind == "lose_turns" else label(lang, "board.rest")
         if sub.casefold() != name.casefold() and below < y1 - 52:
             f2, lines2, step2 = dr.fit(sub, x1 - x0 - 8, 30, (13, 12, 11), "bold", 1.05)
             below = dr.lines_centred(d, cx, below + 2, lines2, f2, step2, INK)

@@ -19,13 +19,15 @@ MORTGAGE_RED = (200, 30, 40)
 
 # Seat colours. The group colours of the editions take every strong hue (red, purple, green, orange, blue, pink,
 # brown, yellow, light blue, magenta), so an owner's colour painted beside a group's band could be mistaken
-# for it. These six were chosen in what is left (dark teal, lime, wine, aqua, lavender, near-black): each is at
+# for it. These six were chosen in what is left (dark teal, olive, wine, aqua, lavender, near-black): each is at
 # least MIN_GROUP_DISTANCE (CIEDE2000) from every group colour of every edition and from the cream of a free
 # square, and at least MIN_SEAT_DISTANCE from the others (tests/test_render.py checks both). For colour-blind
-# players the owner's letter is written on every owned square too.
+# players the owner's letter is written on every owned square too. The olive was a lime (128, 240, 0), as light
+# as Monopolio's pale green board and a free square's cream (1.06:1 and 1.38:1): hemmed in between the
+# editions' yellows and greens, no lime had more; the olive has 2.4:1 and 3.1:1.
 SEAT_COLOURS: tuple[RGB, ...] = (
     (0, 110, 110),  # dark teal
-    (128, 240, 0),  # lime
+    (146, 148, 0),  # olive
     (100, 0, 45),  # wine
     (0, 240, 208),  # aqua
     (168, 120, 255),  # lavender

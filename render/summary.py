@@ -20,7 +20,8 @@ from render import draw as dr
 from render.fonts import font
 from render.png import to_png
 from render.style import seat_colour, theme
-from render.texts import cash, edition_name, label, language, seat_letters
+from render.texts import cash, edition_name, label, language, phrase, seat_letters
+from words import seat_name
 
 Event = dict
 
@@ -117,7 +118,7 @@ def summary_image(history: History, lang: str = "es") -> Image.Image:
     img = Image.new("RGB", (WIDTH, HEIGHT), th.panel)
     d = ImageDraw.Draw(img)
     d.text((26, 18), label(lang, "summary.title"), font=font(36, "heavy"), fill=th.panel_text)
-    sub = f"{edition_name(ed.id, lang)} · {label(lang, 'summary.turns', turns=history.turns[-1])}"
+    sub = f"{edition_name(ed.id, lang)} · {phrase(lang, 'summary.turns', turns=history.turns[-1])}"
     d.text((28, 62), sub, font=font(20, "regular"), fill=th.panel_muted)
     _chart(img, d, history, lang)
     _side(img, d, history, lang)
@@ -223,7 +224,7 @@ def _side(img: Image.Image, d: ImageDraw.ImageDraw, history: History, lang: str)
         width = x1 - x0 - 110 - money_font.getlength(money)
         d.text(
             (x0 + 86, top_line),
-            dr.ellipsize(s.name, name_font, width),
+            dr.ellipsize(seat_name(st, seat, lang), name_font, width),
             font=name_font,
             fill=th.panel_muted if s.out else th.panel_text,
             anchor="lm",
@@ -247,8 +248,8 @@ def _side(img: Image.Image, d: ImageDraw.ImageDraw, history: History, lang: str)
             if payee == POT
             else "summary.biggest_line_bank"
         )
-        payee_name = st.seats[payee].name if payee >= 0 else ""
-        line = label(lang, key, payer=st.seats[payer].name, amount=cash(ed.id, amount), payee=payee_name)
+        payee_name = seat_name(st, payee, lang) if payee >= 0 else ""
+        line = label(lang, key, payer=seat_name(st, payer, lang), amount=cash(ed.id, amount), payee=payee_name)
         f, lines, step = dr.fit(line, x1 - x0, HEIGHT - y - 40, (20, 19, 18), "regular")
         for k, text in enumerate(lines):
             d.text((x0, y + 32 + k * step), text, font=f, fill=th.panel_muted)

@@ -3,11 +3,12 @@ game's own."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from engine import State, load
 from render.fonts import drawable
-from words import DEFAULT_LANGUAGE, LANGUAGES, Catalogue, language_of, money
+from words import DEFAULT_LANGUAGE, LANGUAGES, Catalogue, former_letter, language_of, money
 from words import text as game_text
 
 # The pictures' catalogue: the game's texts and their own.
@@ -82,11 +83,18 @@ def short_cash(edition: str, amount: int) -> str:
 def seat_letters(state: State) -> list[str]:
     """One letter per seat, different for every seat: the first letter of the name, else the next letter of
     the name not taken, else the seat number. The letter on a token is the one on the seat's titles."""
+    return letters_of([s.name for s in state.seats])
+
+
+def letters_of(names: Sequence[str]) -> list[str]:
+    """`seat_letters` of the seats named `names`, in seat order. A forgotten seat keeps the letter it had
+    (`words.former_letter`), so that no token of the game changes."""
     taken: set[str] = set()
     out: list[str] = []
-    for seat, s in enumerate(state.seats):
-        candidates = [ch.upper() for ch in drawable(s.name) if ch.isalnum()] + [str(seat + 1)]
-        letter = next((c for c in candidates if c not in taken), str(seat + 1))
+    for seat, name in enumerate(names):
+        kept = former_letter(name)
+        candidates = [kept] if kept else [ch.upper() for ch in drawable(name) if ch.isalnum()]
+        letter = next((c for c in [*candidates, str(seat + 1)] if c not in taken), str(seat + 1))
         taken.add(letter)
         out.append(letter)
     return out

@@ -379,7 +379,9 @@ def test_the_lobby_line_names_the_winner_or_who_ended_the_game() -> None:
     ended = threads.result(table("es"), "Ana")
     assert ended.startswith("🏁 Ana terminó la partida en el turno") and "a la cabeza:" in ended
     st.winner, st.phase = 1, "over"
-    assert threads.result(table("en")) == f"🏆 Beto won the game ({st.turn} turns)."
+    assert st.turn == 1 and threads.result(table("en")) == "🏆 Beto won the game (1 turn)."  # not "(1 turns)"
+    st.turn = 12
+    assert threads.result(table("en")) == "🏆 Beto won the game (12 turns)."
 
 
 class _Response:
@@ -606,3 +608,34 @@ def test_a_title_is_found_by_the_start_of_any_word_of_its_name() -> None:
     assert named("monopolio", "Glorieta") is None  # Glorieta de Bilbao or Glorieta Cuatro Caminos
     assert named("mundial", "americana") == "Línea Aérea Americana"
     assert named("mundial", "aerea") is None
+
+
+def test_the_end_of_a_turn_names_only_what_the_seat_may_do() -> None:
+    """"you may build, trade or mortgage" was said where nobody could do any of it."""
+    from rulekit import game, own, roll
+
+    from bot.face.texts import prompt
+
+    st, _ = roll(game("mundial"), 2, 1)  # nothing owned, the trading window closed
+    assert st.phase == "end"
+    assert prompt(st, [], "en") == "➡️ P0, end your turn when you are ready."
+    st, _ = roll(own(game(), 0, 1), 2, 1)  # a title and no block
+    assert prompt(st, [], "en") == "➡️ P0, you may trade or mortgage; then end your turn."
+    st, _ = roll(own(game(), 0, *range(40)), 2, 1)
+    assert prompt(st, [], "es") == "➡️ P0, puedes construir, tratar o hipotecar; luego termina tu turno."
+
+
+def test_an_offer_waits_for_its_answer_not_for_the_computer_that_made_it() -> None:
+    from rulekit import game, roll
+
+    from bot.face.texts import prompt
+    from bot.store import SeatRow
+    from engine.actions import Trade
+
+    st, _ = roll(game(), 2, 1)
+    st.seats[0].computer, st.seats[0].name, st.seats[1].name = "normal", "Lupita", "Carla"
+    st.trade = Trade(proposer=0, target=1)
+    seats = [SeatRow(1, 222, "Carla")]
+    assert prompt(st, seats, "en") == "🤝 <@222>, 🤖 Lupita offers you a trade: answer it on the offer's message."
+    st.seats[1].computer = "facil"  # a computer answering: that one thinks
+    assert prompt(st, seats, "en") == "🤖 Carla is thinking…"

@@ -166,13 +166,13 @@ def test_backup_change_restore_verify(tmp_path: Path, capsys: pytest.CaptureFixt
     with Store(db) as store:  # life goes on after the backup: more actions, a new game
         a_game(store, channel=11, actions=10)
     code, out, _ = turista(capsys, "store", "restore", str(backup), "--db", str(db))
-    assert code == 0 and "1 games" in out and "before-restore" in out
+    assert code == 0 and "1 game," in out and "before-restore" in out
     with Store(db, create=False) as store:
         assert store.game_ids() == [kept] and store.game(kept).version == kept_version
     with Store(tmp_path / "turista.db.before-restore", create=False) as before:
         assert len(before.game_ids()) == 2  # what the restore replaced is still at hand
     code, out, _ = turista(capsys, "store", "verify", "--db", str(db))
-    assert code == 0 and "1 games verified: 1 ok, 0 mismatched" in out
+    assert code == 0 and "1 game verified: 1 ok, 0 mismatched" in out
 
 
 def test_restore_refuses_a_bad_backup_and_changes_nothing(tmp_path: Path) -> None:

@@ -37,12 +37,34 @@ FRAGMENTS = ("event.item.", "event.level.", "event.party.", "bot.level.", "bot.s
              "bot.settings.none",
              "bot.cmd.", "render.", "square.", "deck.", "block.", "gender.", "bot.menu.hint.", "bot.button.",
              "bot.choice.", "bot.rule.", "bot.ending.", "bot.lobby.empty", "edition.", "bot.embed.",
-             "bot.lobby.no_thread_")
+             "bot.lobby.no_thread_", "bot.table.may.", "bot.table.or", "sandbox.time_")
 
 # A person's gender is unknown: no adjective or participle may agree with a player.
 PERSON_AGREEMENT = re.compile(
     r"\b(es|está|estás|queda|quedas|sigue|sigues|fue|eres) (deportad[oa]s?|encarcelad[oa]s?|pres[oa]s?|socio|socia)\b",
     re.IGNORECASE)
+
+
+# A number written before a plural noun of the text's own ("{turns} turns"): with 1 it reads "1 turns", so the
+# text needs a plural form ("{turns} {turns:turn|turns}"). The noun may come from a field instead (`house_word`,
+# chosen by the count), which is not flagged.
+PLURAL_NOUNS = {
+    "en": r"(?:rated )?(?:turns|games|rounds|titles|seconds|minutes|frames|players|people|seats|seasons|servers|names)",
+    "es": r"(?:turnos|partidas|rondas|títulos|segundos|minutos|cuadros|jugadores|personas|asientos|temporadas|"
+          r"servidores|nombres)",
+}
+
+
+def counted_in_plural(lang: str, template: str) -> list[str]:
+    return re.findall(r"\{(" + "|".join(NUMBERS) + r")\} " + PLURAL_NOUNS[lang] + r"\b", template)
+
+
+def test_counts_take_a_plural_form() -> None:
+    """"(1 turns)", "1 games": every count the bot or a picture writes before its noun chooses the noun's form.
+    `render.board.titles` is drawn only for 2 titles or more (`render.board.title_one` for one)."""
+    bad = [f"{lang} {key}: {template!r}" for lang in LANGUAGES for key, template in sorted(catalogue(lang).items())
+           if key != "render.board.titles" and counted_in_plural(lang, template)]
+    assert not bad, "\n".join(bad)
 
 
 def _names(lang: str, prefix: str) -> list[str]:
@@ -100,6 +122,9 @@ def samples(lang: str) -> dict[str, list[object]]:
         "servers": ["Mesa de pruebas, 123"],
         "why": _names(lang, "bot.lobby.no_thread_"),
         "moves": ["Ana compra España por $1,500.", "(nada que se vea en la mesa)"],
+        "span": ["40 s", "2 min"],
+        "actions": ["construir, tratar o hipotecar", "hipotecar"] if lang == "es" else ["build, trade or mortgage",
+                                                                                      "mortgage"],
     }
     for name in PEOPLE:
         values.setdefault(name, ["Ana", "🤖 Lupita", "<@123>"])

@@ -12,12 +12,17 @@ import pytest
 from openskill.models import PlackettLuce
 
 import engine
+import words
 from bot import league
 from bot.league import COMPUTER_SKILLS, NEWCOMER, Placed, Skill
 from bot.league.rating import MODEL
+from bot.table.names import safe
 from devkit.synthetic import choose
 from engine.ai.levels import LEVELS
 from engine.simulate import play
+from render.panel import RowView
+from render.replay import Moment, replay_picture
+from render.texts import seat_letters
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -134,12 +139,36 @@ def test_the_house_rule_is_off_unless_set() -> None:
     assert league.rated_when_ended({"rated_when_ended": True, "thread": False})
 
 
-def test_a_forgotten_person_s_name() -> None:
-    assert league.former_name(["Ana", "Beto"]) == league.FORMER_PLAYER == "Exjugador"
-    assert league.former_name(["Ana", "Exjugador"]) == "Exjugador (2)"
-    assert league.former_name(["Exjugador", "Exjugador (2)"]) == "Exjugador (3)"
+def test_a_forgotten_person_s_name_is_stored_in_no_language_and_shown_in_the_reader_s() -> None:
+    stored = league.former_name("C")
+    assert league.is_former(stored) and league.former_letter(stored) == "C" and "Exjugador" not in stored
+    assert league.shown_name(stored, "en") == "Former player" and league.shown_name(stored, "es") == "Exjugador"
+    # No name a person chooses can be taken for it: the mark is one of the invisible characters a name loses.
+    assert safe(stored) == "C" and not league.is_former(safe(stored))
+    with pytest.raises(ValueError):
+        league.former_name("Ca")
+    # The form stored before, in Spanish whatever the server's language, is shown in the reader's too.
     assert league.is_former("Exjugador (2)") and not league.is_former("Ana")
+    assert league.former_letter("Exjugador") is None
     assert league.shown_name("Exjugador", "en") == "Former player"
     assert league.shown_name("Exjugador (2)", "en") == "Former player (2)"
     assert league.shown_name("Exjugador", "es") == "Exjugador"
     assert league.shown_name("Ana", "en") == "Ana"
+
+
+def test_a_forgotten_seat_keeps_its_token_s_letter_and_so_do_the_others() -> None:
+    state, _ = engine.new_game("turismundo", ["Carla", "Carlos", "Ana"], 1)
+    before = seat_letters(state)
+    assert before == ["C", "A", "N"]
+    state.seats[0].name = league.former_name(before[0])
+    assert seat_letters(state) == before
+    assert words.describe({"code": "game_over", "winner": 0}, state, "en") == "Game over! Former player wins."
+
+
+def test_a_replay_draws_a_forgotten_seat_in_the_reader_s_language_with_its_letter() -> None:
+    state, _ = engine.new_game("turismundo", ["Carla", "Carlos", "Ana"], 1)
+    state.seats[0].name = league.former_name("C")
+    for lang, shown in (("en", "Former player"), ("es", "Exjugador")):
+        picture = replay_picture(Moment(state, 3, (), False), 40, lang)
+        rows = {p.seat: (p.letter, p.name) for p in picture.panel if isinstance(p, RowView)}
+        assert rows == {0: ("C", shown), 1: ("A", "Carlos"), 2: ("N", "Ana")}

@@ -4,6 +4,7 @@ select, a profile's card and words, what the bot keeps about a person; within Di
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import discord
 import pytest
@@ -40,7 +41,7 @@ def row(place: int | None, user: int, name: str, rating: int, games: int, trend:
 def test_the_ranking_lists_the_ranked_by_rating_and_the_provisional_apart(lang: str) -> None:
     ranked = [row(1, 1, "Ana", 1184, 12, 21), row(2, 2, "Exjugador", 1040, 5, -8)]
     waiting = [row(None, 3, "Carl", 1068, 1, 68), row(None, 4, "Dora", 990, 2, -3)]
-    embed = league.ranking_embed(Ranking(7, 2, None, 0.0, ranked, waiting), lang, games=14)
+    embed = league.ranking_embed(Ranking(7, 2, None, 0.0, ranked, waiting, 14), lang)
     accepted(embed)
     assert "2" in (embed.title or "") and "14" in (embed.footer.text or "")
     lines = (embed.description or "").splitlines()
@@ -53,8 +54,17 @@ def test_the_ranking_lists_the_ranked_by_rating_and_the_provisional_apart(lang: 
 
 
 def test_an_editions_ranking_and_an_empty_season_say_so() -> None:
-    embed = league.ranking_embed(Ranking(7, 1, "mundial", None, [], []), "es", games=0)
+    embed = league.ranking_embed(Ranking(7, 1, "mundial", None, [], []), "es")
     assert "moderna" in (embed.title or "") and "Aún nadie" in (embed.description or "") and not embed.fields
+
+
+def test_a_ranking_of_provisional_people_only_does_not_say_nobody_has_a_game() -> None:
+    waiting = [row(None, 3, "Carl", 1068, 1, 68)]
+    embed = league.ranking_embed(Ranking(7, 1, "mundial", 0.0, [], waiting, 1), "en")
+    assert embed.description == "Nobody has a place yet: a place comes with 3 rated games in the season."
+    assert embed.fields[0].value.startswith("Carl")
+    # An edition's table counts that edition's games, and says so.
+    assert (embed.footer.text or "").startswith("1 rated game of modern Turista this season")
 
 
 def test_a_games_rating_changes_are_listed_by_placing() -> None:
@@ -80,7 +90,10 @@ def test_the_last_games_tell_when_what_who_and_how_ratings_moved_within_a_messag
     lines = text.splitlines()
     assert lines[1] == "**#12** · <t:1700003000:d> · Turismundo · 64 turnos · 50 min"
     assert lines[2] == "1. Ana 1,084 ▲84 · 2. 🤖 Lupita · 3. Beto 1,003 ▼17"
-    assert lines[3].endswith("· Terminada por quien la organizaba")
+    assert lines[3].endswith("· Terminada por quien la organizaba · sin puntuar")
+    # A game its host ended under the house rule that rates it says so.
+    rated = replace(summary(11, "abandoned"), season=1)
+    assert league.history_text([rated], "en").splitlines()[1].endswith("· Ended by its host · rated by its house rule")
     crowded = league.history_text([summary(k, long_names=True) for k in range(40)], "en")
     assert len(crowded) <= 2000 and "**#39**" in crowded
     view = league.history_view(games, "es")

@@ -37,7 +37,7 @@ def test_trends() -> None:
 def test_nobody_ranked_yet() -> None:
     assert ranking_lines([], "es").ranked == ("Aún nadie tiene partidas puntuadas en esta temporada.",)
     lines = ranking_lines([RankingRow("Ana", 3.0, 1, 1, None, True)], "en")
-    assert lines.ranked == ("Nobody has a rated game this season yet.",)
+    assert lines.ranked == ("Nobody has a place yet: a place comes with 3 rated games in the season.",)
     assert lines.provisional == ("Ana · 3.0 · won 1 of 1",)
 
 

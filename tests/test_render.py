@@ -41,7 +41,9 @@ from render.style import (
     SEAT_COLOURS,
     UTILITY_BAND,
     block_colour,
+    contrast,
     seat_colour,
+    theme,
 )
 from render.summary import numbers, ranking
 from render.texts import seat_letters
@@ -174,6 +176,13 @@ def test_seat_colours_are_far_from_every_group_colour() -> None:
         assert nearest >= MIN_GROUP_DISTANCE, (SEAT_COLOURS[k], nearest)
         for other in seats[k + 1 :]:
             assert seat.delta_e(other, method="2000") >= MIN_SEAT_DISTANCE, (SEAT_COLOURS[k], other)
+
+
+def test_the_second_seat_stands_out_on_monopolio_s_pale_green_and_on_a_free_square() -> None:
+    """Its lime owned squares and token melted into Monopolio's light green board (1.06:1) and the cream of the
+    free squares beside them (1.38:1)."""
+    assert contrast(SEAT_COLOURS[1], theme("monopolio").background) >= 2.3
+    assert contrast(SEAT_COLOURS[1], CELL) >= 3
 
 
 def test_marks_change_the_square() -> None:

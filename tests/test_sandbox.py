@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from bot.face.i18n import BOT
-from bot.sandbox.commands import INTEGER, STRING, Refusal, fold, pick, resolve, starts_a_word, typed_options
+from bot.sandbox.commands import INTEGER, STRING, USER, Refusal, fold, pick, resolve, starts_a_word, typed_options
 from bot.sandbox.inputs import Press, Slash, Verb, parse
-from bot.sandbox.printer import Printer
+from bot.sandbox.printer import KEEP_PICTURES, Printer
 from bot.sandbox.table import SANDBOX, session_folder
 from bot.store import Store
 from fakediscord import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser
@@ -135,7 +135,7 @@ def test_the_sandbox_has_no_traps(tmp_path: Path) -> None:
     assert "? La opción «cantidad» es como máximo 9,007,199,254,740,991." in lines  # 400 digits: no OverflowError
     assert any(line.startswith("? La opción «nivel» no admite «experto»; elige: fácil, normal") for line in lines)
     assert "? El comando /tirar no lleva nada más: sobra «now»." in lines
-    assert "? Falta la opción «titulo» de /hipotecar." in lines
+    assert "? Falta la opción «título» de /hipotecar." in lines
     assert "Ana tira" in printed and "invalid literal" not in printed and "Traceback" not in printed
     assert "custom_id" not in printed and "turista:" not in printed
     # `look` shows the board again from the file it is already in.
@@ -571,6 +571,18 @@ async def test_a_number_of_any_size_is_refused_as_discords_client_refuses_it() -
         "La opción «cantidad» es como máximo 9,007,199,254,740,991.")
 
 
+async def test_a_computer_named_in_a_person_option_is_told_how_to_trade_with_it() -> None:
+    """`/trade lupita` said only that nobody of that name was at the table: Lupita is, as a computer."""
+    trade = {"name": "trade", "name_localizations": {"es-419": "tratar"}, "options": [
+        {"type": USER, "name": "user", "required": True, "name_localizations": {"es-419": "usuario"}}]}
+    ana = FakeUser(1, "Ana")
+    command = resolve([trade], ["trade", "lupita"], {}, "en")
+    with pytest.raises(Refusal) as refused:
+        await typed_options(command, "en", {"ana": ana}, None)  # type: ignore[arg-type]
+    said = SANDBOX.text("en", f"sandbox.{refused.value.code}", **refused.value.params)
+    assert "“lupita”" in said and "(Ana)" in said and "never a computer player" in said and "*Trade…*" in said
+
+
 def test_the_printer_numbers_controls_in_screen_order_and_opens_each_board_once(tmp_path: Path) -> None:
     """The lobby read `[1.5] Start [1.7] Remove computer`, then `[1.6]` (buttons first, lists after), and every
     picture opened in a viewer: controls print row by row in their numbers' order, and only a table's board
@@ -600,6 +612,33 @@ def test_the_printer_numbers_controls_in_screen_order_and_opens_each_board_once(
     table.history.append({})
     printer.show(table)
     assert opened == [tmp_path / "001-board.png"] and len(list(tmp_path.glob("*.png"))) == 3
+
+
+def test_discord_markup_reads_as_discord_shows_it_and_old_pictures_go(tmp_path: Path) -> None:
+    """The sandbox printed `<#…>` and `<t:…:R>` as they were sent, and a 354-turn game left 752 pictures."""
+    guild = FakeGuild(1, "Sandbox", owner_id=2)
+    channel = FakeChannel(3, guild, "turista")
+    thread = FakeChannel(4, guild, "Turista · partida 1", type=11, parent=channel)
+    guild.channels += [channel, thread]
+    bot = FakeUser(2, "Turista", bot=True)
+    soon = int(time.time()) + 40
+    note = FakeMessage(10, channel, bot, content=f"En juego en <#4>: decide <t:{soon}:R>; <t:1700000000:d> <#99> <#5>")
+    printer = Printer(tmp_path, open_pictures=False, words=lambda key, **params: f"{key}({params.get('span')})")
+    printer.places = {5: FakeChannel(5, guild, "Mesa 2", type=11, parent=channel)}  # a thread the fake knows
+    printer.track([note])
+    line = printer.show(note)[1]
+    assert re.fullmatch(r"   En juego en #Turista · partida 1: decide time_in\((39|40) s\); 2023-11-1[45] #99 #Mesa 2",
+                        line), line
+    boards = [FakeMessage(20 + k, channel, bot, attachments=[FakeAttachment(k, "board.png", b"\x89PNG %d" % k, "")])
+              for k in range(KEEP_PICTURES + 5)]
+    printer.track(boards)
+    first = printer.show(boards[0])
+    for message in boards[1:]:
+        printer.show(message)
+    assert len(list(tmp_path.glob("*.png"))) == KEEP_PICTURES
+    assert (tmp_path / f"{KEEP_PICTURES + 5:03d}-board.png").exists()
+    boards[0].history.append({})
+    assert printer.show(boards[0])[1] == first[1] + " picture_gone(None)"
 
 
 def test_each_session_has_a_folder_and_out_must_be_one(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from invariants import check_step
 from engine import Action, IllegalAction, apply, from_json, load, new_game, to_json
 from engine.board import BOARD_SIZE
 from engine.rules import apply_inplace, apply_quietly, quiet_game
-from engine.simulate import Driver, Options, game_seed, play, run, seat_levels
+from engine.simulate import Driver, Options, game_seed, parse_args, play, run, seat_levels
 from engine.state import HOTEL, Settings, State
 
 EDITIONS = ("turismundo", "mundial", "monopolio")
@@ -244,3 +244,11 @@ def test_cli_bad_arguments_exit_2_with_one_line(args: list[str]) -> None:
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_levels_are_read_by_the_names_the_bot_shows_and_every_unknown_one_is_named() -> None:
+    assert parse_args(["--levels", "easy,Difícil,normal,hard,facil"])[0].levels == (
+        "facil", "dificil", "normal", "dificil", "facil")
+    proc = cli("--levels", "expert,master")
+    assert proc.returncode == 2
+    assert "unknown levels 'expert', 'master' (known: facil (easy), normal, dificil (hard))" in proc.stderr

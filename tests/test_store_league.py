@@ -188,6 +188,9 @@ def test_an_edition_ranking_comes_from_that_edition_s_games_only(store: Store) -
     assert {r.games for r in store.ranking(1, edition="monopolio").provisional} == {1}
     assert {r.games for r in store.ranking(1).ranked} == {3}
     assert store.ranking(1, edition="turismundo").provisional == []
+    # The footer's count is the table's own: every edition's games overall, one edition's in its table.
+    assert (store.ranking(1).games, store.ranking(1, edition="mundial").games) == (3, 2)
+    assert store.ranking(1, edition="turismundo").games == 0
 
 
 def test_the_edition_is_the_one_played_even_when_the_lobby_changed_it(store: Store) -> None:
@@ -417,20 +420,23 @@ def test_forget_replaces_a_person_in_every_past_game(db_target: str, capsys: pyt
         with pytest.raises(StoreError) as refused:
             store.forget(101)
         assert refused.value.code == "forget_open_game" and refused.value.params["games"] == [open_game]
+        assert store.open_tables(101) == [open_game]  # what /turista forget-me asks before it confirms
         store.set_status(open_game, "abandoned")
+        assert store.open_tables(101) == []
 
         done = store.forget(101)
         assert done.games == 6 and done.ratings > 0 and done.actions > 0
         data = store.personal_data(101)
         assert (data.seats, data.ratings, data.rating_changes, data.actions, data.hosted) == ([], [], 0, 0, [])
         handed = store.game(kicked).seats[1]
-        assert (handed.user_id, handed.name, handed.computer) == (None, "Exjugador", "normal")
-        assert store.game(kicked).state.seats[1].name == "Exjugador" and verify_game(store, kicked).ok
+        # Stored in no language, with the letter the seat's token had (P101 sat second: "1", after P100's "P").
+        assert (handed.user_id, handed.name, handed.computer) == (None, league.former_name("1"), "normal")
+        assert store.game(kicked).state.seats[1].name == handed.name and verify_game(store, kicked).ok
         for gid in [*gids, both]:
             game = store.game(gid)
             names = [s.name for s in game.seats]
             assert "P101" not in names and all(s.user_id != 101 for s in game.seats)
-            seat = next(s for s in game.seats if s.name.startswith(league.FORMER_PLAYER) and s.user_id is None)
+            seat = next(s for s in game.seats if league.is_former(s.name) and s.user_id is None)
             assert (seat.computer, game.state.seats[seat.seat].name) == ("", seat.name)
             initial = store.initial_state(gid)
             assert initial is not None and [s.name for s in initial.seats] == names
@@ -446,7 +452,8 @@ def test_forget_replaces_a_person_in_every_past_game(db_target: str, capsys: pyt
                 replay, _ = engine.apply(replay, msgspec.convert(row["action"], engine.Action))
             assert replay == game.state
             assert all(row["actor"] != 101 for row in lines[1:])
-        assert sorted(s.name for s in store.game(both).seats) == ["Exjugador", "Exjugador (2)", "P100"]
+        # P101, P100 and P103 sat as "P", "1" and "0": the two forgotten keep theirs, so P100 keeps "1".
+        assert [s.name for s in store.game(both).seats] == [league.former_name("P"), "P100", league.former_name("0")]
         assert 101 not in skills(store) and 101 not in skills(store, 2)
         assert {u: s for u, s in skills(store).items()} == others_before  # the others keep theirs
         assert store.profile(1, 101) is None

@@ -19,6 +19,7 @@ from words.catalogue import (
     sentence,
     text,
 )
+from words.former import FORMER_MARK, former_letter, former_name, is_former, seat_name, shown_name
 from words.money import money
 from words.narrate import (
     SILENT,
@@ -37,6 +38,7 @@ from words.narrate import (
 
 __all__ = [
     "DEFAULT_LANGUAGE",
+    "FORMER_MARK",
     "GAME",
     "LANGUAGES",
     "SILENT",
@@ -49,15 +51,20 @@ __all__ = [
     "describe",
     "explain",
     "fill",
+    "former_letter",
+    "former_name",
     "gender_of",
     "in_order",
+    "is_former",
     "jail_name",
     "language_of",
     "listing",
     "money",
     "offer_text",
     "party",
+    "seat_name",
     "sentence",
+    "shown_name",
     "square_name",
     "text",
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine import BANK, POT, IllegalAction, State, load
 from words.catalogue import Name, gender_of, sentence, text
+from words.former import seat_name
 from words.money import money
 
 # Events that only feed other events (the `transfer` that follows says it better).
@@ -54,7 +55,7 @@ def party(st: State, who: int, lang: str) -> str:
         return text(lang, "event.party.bank")
     if who == POT:
         return text(lang, "event.party.pot")
-    return st.seats[who].name
+    return seat_name(st, who, lang)
 
 
 def _dice(d: list[int]) -> str:
@@ -71,7 +72,7 @@ def describe(event: dict, st: State, lang: str = "es") -> str:
     ed = load(ed_id)
     p: dict[str, object] = {}
     if "seat" in event and event["seat"] is not None and event["seat"] >= 0:
-        p["seat"] = st.seats[event["seat"]].name
+        p["seat"] = seat_name(st, event["seat"], lang)
     for key in ("target", "creditor"):
         if key in event:
             p["other"] = party(st, event[key], lang)
@@ -107,7 +108,7 @@ def describe(event: dict, st: State, lang: str = "es") -> str:
         p["square"] = jail_name(ed_id, lang)
         return sentence(text(lang, f"event.left_jail.{event['how']}", variant=ed_id, **p))
     elif code in ("order_decided", "order_shuffled"):
-        p["order"] = ", ".join(st.seats[s].name for s in event["order"])
+        p["order"] = ", ".join(seat_name(st, s, lang) for s in event["order"])
     elif code == "game_started":
         p["edition"] = text(lang, f"edition.{event['edition']}.name")
     elif code == "card":
@@ -127,7 +128,7 @@ def describe(event: dict, st: State, lang: str = "es") -> str:
         if "give" not in event:  # a game logged before trades were told in full
             return sentence(text(lang, "event.trade_closed", **p))
     elif code == "game_over":
-        p["seat"] = st.seats[event["winner"]].name
+        p["seat"] = seat_name(st, event["winner"], lang)
     return sentence(text(lang, f"event.{code}", variant=ed_id, **p))
 
 

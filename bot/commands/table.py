@@ -194,7 +194,7 @@ async def stats(interaction: discord.Interaction) -> None:
     lang = lang_of(interaction)
     rows = await bot.storage.leaderboard(interaction.guild_id or 0)
     if not rows:
-        await say(interaction, t(lang, "history.empty"))
+        await say(interaction, t(lang, "stats.empty"))
         return
     lines = [t(lang, "stats.title")]
     for i, row in enumerate(rows, 1):

@@ -53,13 +53,14 @@ def change_text(before: int | None, after: int | None) -> str:
 
 
 # -- the ranking ------------------------------------------------------------------------------------------------
-def ranking_embed(ranking: Ranking, lang: str, *, games: int) -> discord.Embed:
+def ranking_embed(ranking: Ranking, lang: str) -> discord.Embed:
     """The season's table as a compact embed (`render.ranking_lines`): the ranked people by rating, then apart
-    those with fewer than PROVISIONAL_GAMES games; `games`: the games rated in the season."""
+    those with fewer than PROVISIONAL_GAMES games; the footer counts the games the table is made of (an
+    edition's table, that edition's)."""
     people = [*ranking.ranked, *ranking.provisional]
     rows = [RankingRow(_name(r.name, lang), r.rating, r.games, r.wins, r.trend if r.games > 1 else None,
                        r.place is None) for r in people]
-    lines = ranking_lines(rows, lang)
+    lines = ranking_lines(rows, lang, place_after=PROVISIONAL_GAMES)
     title = (t(lang, "league.ranking_edition", edition=edition_name(ranking.edition, lang), season=ranking.season)
              if ranking.edition else t(lang, "league.ranking_title", season=ranking.season))
     embed = discord.Embed(title=embeds.cut(title, embeds.TITLE_MAX), colour=GOLD,
@@ -67,7 +68,10 @@ def ranking_embed(ranking: Ranking, lang: str, *, games: int) -> discord.Embed:
     if lines.provisional:
         embed.add_field(name=t(lang, "league.provisional", count=PROVISIONAL_GAMES),
                         value="\n".join(lines.provisional), inline=False)
-    embed.set_footer(text=t(lang, "league.ranking_footer", games=games))
+    footer = (t(lang, "league.ranking_footer_edition", games=ranking.games,
+                edition=short_edition(ranking.edition, lang)) if ranking.edition
+              else t(lang, "league.ranking_footer", games=ranking.games))
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -174,6 +178,12 @@ def _player(player: PlacedPlayer, lang: str) -> str:
     return f"{line} {rating_text(player.rating_after)} {trend_text(player.rating_after - player.rating_before)}"
 
 
+def _ended(game: GameSummary, lang: str) -> str:
+    """A game its host ended, and whether its house rule rated it (docs/league.md): said wherever it is listed,
+    since the profile and `/turista stats` count only the games played to their end."""
+    return t(lang, "league.history_ended_rated" if game.season is not None else "league.history_ended")
+
+
 def history_text(games: Sequence[GameSummary], lang: str) -> str:
     """The last games: when (a date each reader's Discord writes in their own way), the edition, the length, and
     the players by placing with their ratings after the game and how they moved."""
@@ -183,7 +193,7 @@ def history_text(games: Sequence[GameSummary], lang: str) -> str:
         head = t(lang, "league.history_game", id=game.id, date=f"<t:{when}:d>",
                  edition=short_edition(game.edition, lang), turns=game.turns, minutes=max(1, round(game.minutes)))
         if game.status != "finished":
-            head += " · " + t(lang, "league.history_ended")
+            head += " · " + _ended(game, lang)
         lines.append(head)
         lines.append(" · ".join(_player(p, lang) for p in game.players))
     return components.fit(lines[1:], head=lines[0], limit=components.MAX_CONTENT)
@@ -195,7 +205,7 @@ def history_view(games: Sequence[GameSummary], lang: str) -> discord.ui.View:
     for game in games:
         first = next((p for p in game.players if p.placing == 1), None)
         about = t(lang, "league.history_winner", name=_seat(first, lang)) \
-            if first is not None and game.status == "finished" else t(lang, "league.history_ended")
+            if first is not None and game.status == "finished" else _ended(game, lang)
         options.append(components.option(t(lang, "league.history_option", id=game.id,
                                            edition=short_edition(game.edition, lang)), game.id,
                                          description=about, emoji="🎬"))

@@ -31,7 +31,7 @@ BOT_ERRORS = frozenset({
     "guild_only", "invalid", "bad_option", "not_manager", "no_season", "no_replay", "replay_failed", "replay_too_big",
     "rematch_busy", "not_in_game",
     "take_backs_off", "take_back_limit", "take_back_closed", "take_back_own", "take_back_not_asked",
-    "take_back_agreed", "take_back_asked", "no_free_seat", "seat_taken", "seat_left",
+    "take_back_agreed", "take_back_asked", "no_free_seat", "seat_taken", "seat_left", "trade_not_seated",
 })
 
 

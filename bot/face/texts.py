@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.face.i18n import t
 from bot.store import SeatRow
 from bot.table.settings import TOGGLES, TableSettings
-from engine import State, edition_of, load, raisable
+from engine import KINDS, State, edition_of, legal_kinds, load, raisable
 from words import jail_name, money, square_name, text
 from words import offer_text as narrate_offer
 
@@ -70,6 +70,13 @@ def prompt(state: State, seats: list[SeatRow], lang: str) -> str:
         return t(lang, "table.lift", who=mention(seats, seat) or seat_label(state, seat))
     if state.auction is not None:
         return t(lang, "table.auction", square=square_name(state.edition, state.auction.square, lang))
+    if state.trade is not None:
+        # The game waits for the offer's answer, not for the seat whose turn it is (who may have made it).
+        target, proposer = state.trade.target, state.trade.proposer
+        if state.seats[target].computer:
+            return t(lang, "table.thinking", who=state.seats[target].name)
+        return t(lang, "table.trade", who=mention(seats, target) or seat_label(state, target),
+                 proposer=seat_label(state, proposer))
     seat = state.current
     if state.seats[seat].computer:
         return t(lang, "table.thinking", who=state.seats[seat].name)
@@ -81,11 +88,27 @@ def prompt(state: State, seats: list[SeatRow], lang: str) -> str:
     if state.phase == "customs":
         return t(lang, "table.customs", who=who)
     if state.phase == "end":
-        return t(lang, "table.end", who=who)
+        return _end_of_turn(state, seat, who, lang)
     if state.seats[seat].jailed:
         fine = cash(state, edition_of(state).economy.jail_fine)
         return t(lang, "table.jail", variant=state.edition, who=who, fine=fine, jail=jail_name(state.edition, lang))
     return t(lang, "table.roll", who=who, cash=cash(state, state.seats[seat].cash))
+
+
+# What the end of a turn may still hold, in the order the prompt names them.
+END_OF_TURN_KINDS = ("build", "propose_trade", "mortgage")
+_NOT_ASKED = frozenset(KINDS) - frozenset(END_OF_TURN_KINDS)
+
+
+def _end_of_turn(state: State, seat: int, who: str, lang: str) -> str:
+    """"you may build, trade or mortgage" names only what the seat may do now (no block: no building; the
+    trading window closed: no trade); with none of them, only the end of the turn is left."""
+    may = legal_kinds(state, seat, _NOT_ASKED)
+    verbs = [t(lang, f"table.may.{kind}") for kind in END_OF_TURN_KINDS if kind in may]
+    if not verbs:
+        return t(lang, "table.end_only", who=who)
+    shown = verbs[0] if len(verbs) == 1 else f"{', '.join(verbs[:-1])} {t(lang, 'table.or')} {verbs[-1]}"
+    return t(lang, "table.end", who=who, actions=shown)
 
 
 def turn_header(state: State, events: list[dict], lang: str) -> str:

@@ -50,8 +50,7 @@ async def ranking(interaction: discord.Interaction, season: int | None, edition:
         await refuse(interaction, "no_season", {"season": current})
         return
     table = await bot.storage.ranking(guild, season=season, edition=edition)
-    games = next((s.games for s in seasons if s.number == table.season), 0)
-    embed = league.ranking_embed(table, bot.table_lang(interaction), games=games)
+    embed = league.ranking_embed(table, bot.table_lang(interaction))
     await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -239,6 +238,11 @@ async def privacy(interaction: discord.Interaction) -> None:
 
 
 async def forget_me(interaction: discord.Interaction) -> None:
+    """Refused at once while the person sits at or hosts an open table (asking to confirm something that would
+    then be refused misleads); the store checks again when they confirm, since they may sit down meanwhile."""
+    if await bot_of(interaction).storage.open_tables(interaction.user.id):
+        await refuse(interaction, "forget_open_game")
+        return
     lang = lang_of(interaction)
     await say(interaction, t(lang, "league.forget_confirm"), view=league.forget_view(lang))
 

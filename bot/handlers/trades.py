@@ -69,7 +69,7 @@ async def start(interaction: discord.Interaction, session: Session, target_user:
         return
     target = session.seat_of(target_user)
     if target is None:
-        await refuse(interaction, "cannot_trade_with")
+        await refuse(interaction, "trade_not_seated")
         return
     await open_builder(interaction, session, target)
 

@@ -4,7 +4,7 @@ Pure data and rules, no Discord and nothing of the bot's other modules: the stor
 rate a game in the same transaction as the move that ends it, and the bot's commands read the store.
 """
 
-from bot.league.former import FORMER_PLAYER, former_name, is_former, shown_name
+from bot.league.former import former_letter, former_name, is_former, shown_name
 from bot.league.hands import credited
 from bot.league.house import HOST_TOOK_BACK, HOUSE_RULES, RATED_WHEN_ENDED, rated_at_all, rated_when_ended
 from bot.league.placings import placings
@@ -23,7 +23,6 @@ from bot.league.rating import (
 
 __all__ = [
     "COMPUTER_SKILLS",
-    "FORMER_PLAYER",
     "HOST_TOOK_BACK",
     "HOUSE_RULES",
     "NEWCOMER",
@@ -33,6 +32,7 @@ __all__ = [
     "Placed",
     "Skill",
     "credited",
+    "former_letter",
     "former_name",
     "is_former",
     "placings",

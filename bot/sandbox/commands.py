@@ -182,7 +182,7 @@ async def _value(option: Mapping[str, Any], value: str, lang: str, people: Mappi
     if kind == USER:
         person = people.get(fold(value.lstrip("@")))
         if person is None:
-            raise Refusal("not_a_person", name=value, names=", ".join(p.name for p in people.values()))
+            raise Refusal("not_a_person_option", name=value, names=", ".join(p.name for p in people.values()))
         return person
     if kind == BOOLEAN:
         if fold(value) in YES:

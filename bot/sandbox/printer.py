@@ -14,7 +14,8 @@ import hashlib
 import re
 import shutil
 import subprocess
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -31,6 +32,11 @@ NUMBER = re.compile(r"^\d+\.\d+$")
 # The table's board, as the bot names its picture: the one picture opened in a viewer.
 BOARD_PICTURE = "board.png"
 TICKED = "✓ "  # before an option of a list that is ticked (chosen) now
+# The pictures a session keeps on disk: a long game draws a board a turn (a 354-turn game wrote 752 pictures,
+# 54 MB); the oldest go once there are more, and their lines say so when printed again.
+KEEP_PICTURES = 40
+CHANNEL = re.compile(r"<#(\d+)>")
+TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 
 
 @dataclass
@@ -97,12 +103,15 @@ class Printer:
     open_pictures: bool
     words: Callable[..., str]  # the sandbox's own words: words("edited"), words("only_for", name="Beto")
     names: dict[int, str] = field(default_factory=dict)  # user id -> name, to show mentions as @name
+    channels: dict[int, str] = field(default_factory=dict)  # channel id -> name, from the guilds printed
+    places: Mapping[int, Any] = field(default_factory=dict)  # the fake's channels and threads by id (their .name)
     controls: dict[int, list[Control]] = field(default_factory=dict)  # message id -> its controls as shown
     pictures: list[Path] = field(default_factory=list)
     gone: dict[str, str] = field(default_factory=dict)  # number -> label of a control its message dropped
     _numbers: dict[int, int] = field(default_factory=dict)  # message id -> its number, in creation order
     _seen: dict[int, int] = field(default_factory=dict)  # message id -> payloads already printed
     _saved: dict[str, Path] = field(default_factory=dict)  # picture digest -> the file it is in
+    _written: int = 0  # pictures written so far, which numbers their files
     _opened: set[int] = field(default_factory=set)  # the messages whose board was opened in a viewer
 
     def track(self, messages: list[FakeMessage]) -> None:
@@ -127,6 +136,7 @@ class Printer:
         """Lines for `message`, whose number `track` gave; its controls replace what it showed before. An
         ephemeral message says whom it is for: "only you" when that is `viewer`."""
         self._seen[message.id] = len(message.history)
+        self.channels.update((c.id, c.name) for c in message.channel.guild.channels)
         lines: list[str] = []
         owner = owner_of(message)
         tag = ""
@@ -141,7 +151,7 @@ class Printer:
             lines += self._embed(embed)
         for attachment in message.attachments:
             path = self._save(attachment.filename, attachment.data)
-            lines.append(f"   🖼  {path}")
+            lines.append(f"   🖼  {path}" if path.exists() else f"   🖼  {path} {self.words('picture_gone')}")
             if attachment.filename == BOARD_PICTURE and owner is None and message.id not in self._opened:
                 # A new table each turn: its board opens once, not at every edit nor for any other picture.
                 self._opened.add(message.id)
@@ -150,7 +160,25 @@ class Printer:
         return lines
 
     def _mentions(self, text: str) -> str:
-        return MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), text)
+        """Discord's markup as its client shows it: people as @name, channels and threads as #name, times in
+        the reader's clock (`<t:…:R>` as "in 40 s")."""
+        text = MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), text)
+        text = CHANNEL.sub(lambda m: "#" + self._place(int(m.group(1))), text)
+        return TIMESTAMP.sub(lambda m: self._time(int(m.group(1)), m.group(2) or "f"), text)
+
+    def _place(self, channel_id: int) -> str:
+        found = self.places.get(channel_id)
+        return str(found.name) if found is not None else self.channels.get(channel_id, str(channel_id))
+
+    def _time(self, when: int, style: str) -> str:
+        if style == "R":
+            seconds = round(when - time.time())
+            span = abs(seconds)
+            amount = (f"{span} s" if span < 90 else f"{round(span / 60)} min" if span < 5400
+                      else f"{round(span / 3600)} h")
+            return self.words("time_in" if seconds >= 0 else "time_ago", span=amount)
+        shown = {"t": "%H:%M", "T": "%H:%M:%S", "d": "%Y-%m-%d", "D": "%Y-%m-%d"}.get(style, "%Y-%m-%d %H:%M")
+        return time.strftime(shown, time.localtime(when))
 
     def _embed(self, embed: dict[str, Any]) -> list[str]:
         lines = []
@@ -205,10 +233,13 @@ class Printer:
         digest = hashlib.sha256(data).hexdigest()
         if digest in self._saved:
             return self._saved[digest]
-        path = self.out / f"{len(self._saved) + 1:03d}-{filename}"
+        self._written += 1
+        path = self.out / f"{self._written:03d}-{filename}"
         path.write_bytes(data)
         self._saved[digest] = path
         self.pictures.append(path)
+        while len(self.pictures) > KEEP_PICTURES:
+            self.pictures.pop(0).unlink(missing_ok=True)
         return path
 
     def _open(self, path: Path) -> None:

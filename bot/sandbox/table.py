@@ -42,6 +42,7 @@ class Sandbox:
         self.printer = Printer(self.out, open_pictures=not (scripted or args.no_open or not sys.stdout.isatty()),
                                words=self.text)
         self.fake = FakeDiscord()
+        self.printer.places = self.fake.state.channels  # threads too, for `<#id>` as #name
         self.users: dict[str, FakeUser] = {}
         self.me: FakeUser | None = None
         self.script: deque[str] = deque()

@@ -64,6 +64,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """"1 game", "2 games": a count with its noun, as the command line prints it (English only)."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def _verify(store: Store, game_ids: list[int]) -> int:
     integrity = store.integrity()
     sound = integrity == ["ok"]
@@ -73,7 +78,7 @@ def _verify(store: Store, game_ids: list[int]) -> int:
         total += 1
         bad += not verdict.ok
         print(verdict.line(), flush=True)
-    print(f"{total} games verified: {total - bad} ok, {bad} mismatched")
+    print(f"{counted(total, 'game')} verified: {total - bad} ok, {bad} mismatched")
     return 0 if sound and not bad else 1
 
 
@@ -128,7 +133,8 @@ def _restore(target: str, backup: str) -> int:
             store.backup(keep)
         store.restore(backup)
         games = len(store.game_ids())
-        print(f"{store.location} restored from {backup}: {games} games, schema {', '.join(store.schema_version())}")
+        print(f"{store.location} restored from {backup}: {counted(games, 'game')},"
+              f" schema {', '.join(store.schema_version())}")
         if keep.exists():
             print(f"the database as it was before is in {keep}")
     return 0
@@ -143,7 +149,8 @@ def _split(sources: list[str], shards: int, pattern: str) -> int:
         outputs = [stack.enter_context(_empty(pattern.format(shard=k))) for k in range(shards)]
         copies = split([i.backend for i in inputs], [o.backend for o in outputs])
         for shard, (out, copied) in enumerate(zip(outputs, copies, strict=True)):
-            print(f"shard {shard}: {copied.games} games, {copied.actions} log rows -> {out.location}")
+            print(f"shard {shard}: {counted(copied.games, 'game')}, {counted(copied.actions, 'log row')}"
+                  f" -> {out.location}")
     return 0
 
 
@@ -152,14 +159,16 @@ def _merge(sources: list[str], dest: str) -> int:
         for source in sources:
             with _existing(source) as store:
                 copied = copy_into(store.backend, target.backend)
-            print(f"{store.location}: {copied.games} games, {copied.actions} log rows -> {target.location}")
+            print(f"{store.location}: {counted(copied.games, 'game')}, {counted(copied.actions, 'log row')}"
+                  f" -> {target.location}")
     return 0
 
 
 def _rerate(store: Store, guild: int | None) -> int:
     done = store.rerate(guild)
     for guild_done in done:
-        print(f"guild {guild_done.guild_id}: {guild_done.games} games rated, {guild_done.people} people")
+        print(f"guild {guild_done.guild_id}: {counted(guild_done.games, 'game')} rated, "
+              f"{counted(guild_done.people, 'person', 'people')}")
     if not done:
         print("no game has ended yet: nothing to rate")
     return 0

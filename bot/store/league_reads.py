@@ -59,7 +59,12 @@ def ranking(tx: Tx, guild_id: int, season: int | None, edition: str | None, limi
             )
     if limit is not None:
         ranked, waiting = ranked[:limit], waiting[:limit]
-    return Ranking(guild_id, season, edition, started[0] if started else None, ranked, waiting)
+    rated = tx.execute(
+        "SELECT count(*) FROM league_games l JOIN games g ON g.id = l.game_id WHERE l.guild_id = ? AND l.season = ?"
+        + (" AND g.edition = ?" if edition else ""),
+        [guild_id, season, *([edition] if edition else [])],
+    ).fetchone()[0]
+    return Ranking(guild_id, season, edition, started[0] if started else None, ranked, waiting, int(rated))
 
 
 # A person's finished games in a guild: their results by the index on the person, then each game by its id.

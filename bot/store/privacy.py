@@ -12,6 +12,7 @@ from bot.store.backend import Tx
 from bot.store.errors import StoreError
 from bot.store.ratings import chunks, marks
 from bot.store.rows import Forgotten, PersonalData, PersonalRating, PersonalSeat
+from render.texts import letters_of  # a forgotten seat keeps the letter its token was drawn with
 
 _SEAT_COLUMNS = (
     "SELECT g.id, g.guild_id, g.channel_id, g.edition, g.status, s.seat, s.name, s.computer, g.created_at,"
@@ -80,20 +81,26 @@ def _renamed(raw: str | None, seats: dict[int, str]) -> str | None:
     return engine.to_json(state).decode()
 
 
+def open_tables(tx: Tx, user_id: int) -> list[int]:
+    """The open games `user_id` sits at or hosts, by id."""
+    return [
+        r[0]
+        for r in tx.execute(
+            "SELECT id FROM games WHERE status IN ('lobby', 'active')"
+            " AND (host_id = ? OR id IN (SELECT game_id FROM seats WHERE user_id = ?)) ORDER BY id",
+            [user_id, user_id],
+        )
+    ]
+
+
 def forget(tx: Tx, user_id: int, acted: Collection[int]) -> Forgotten:
-    """`user_id` out of every past game: their seats and results renamed (bot.league.former_name) and
+    """`user_id` out of every past game: their seats and results renamed (bot.league.former_name: a mark and the
+    letter of their token, in no language) and
     detached from their id (a seat the host handed to a computer too, found by their moves in the log), the
     engine states of those games renamed alike, their id taken off the log rows of
     `acted` and off the games they hosted, their ratings and rating history removed. Refused
     (`forget_open_game`) while they sit at or host an open table: that game still needs them."""
-    open_games = [
-        r[0]
-        for r in tx.execute(
-            "SELECT id FROM games WHERE status IN ('lobby', 'active')"
-            " AND (host_id = ? OR id IN (SELECT game_id FROM seats WHERE user_id = ?))",
-            [user_id, user_id],
-        )
-    ]
+    open_games = open_tables(tx, user_id)
     if open_games:
         raise StoreError("forget_open_game", user_id=user_id, games=open_games[:10])
     theirs: dict[int, set[int]] = {}
@@ -108,10 +115,9 @@ def forget(tx: Tx, user_id: int, acted: Collection[int]) -> Forgotten:
             theirs[gid] = {seat}
     for gid, mine in sorted(theirs.items()):
         names = dict(tx.execute("SELECT seat, name FROM seats WHERE game_id = ?", [gid]).fetchall())
-        renamed: dict[int, str] = {}
-        for seat in sorted(mine):
-            others = [name for s, name in names.items() if s != seat]
-            names[seat] = renamed[seat] = league.former_name(others)
+        # Each seat keeps its token's letter (no token of the game changes); the name itself is gone.
+        letters = letters_of([names.get(seat, "") for seat in range(max(names, default=-1) + 1)])
+        renamed = {seat: league.former_name(letters[seat]) for seat in sorted(mine)}
         for seat, name in renamed.items():
             # A seat they held to the end (a computer standing in or not) stays a person's, a former player's; a
             # seat the host handed to a computer stays the computer's.

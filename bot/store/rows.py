@@ -230,6 +230,7 @@ class Ranking:
     started_at: float | None  # None: the season has no rated game yet
     ranked: list[RankingRow]
     provisional: list[RankingRow]
+    games: int = 0  # the games rated in the season (with an edition, that edition's only)
 
 
 @dataclass(frozen=True, slots=True)

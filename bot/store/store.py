@@ -1091,8 +1091,13 @@ class Store:
         with self.backend.read() as tx:
             return privacy.personal_data(tx, user_id, privacy.acted_in(tx, user_id))
 
+    def open_tables(self, user_id: int) -> list[int]:
+        """The open games (lobby or in play) a person sits at or hosts: while there is one, `forget` refuses."""
+        with self.backend.read() as tx:
+            return privacy.open_tables(tx, user_id)
+
     def forget(self, user_id: int) -> Forgotten:
-        """Replace the person by a former player (bot.league.FORMER_PLAYER) in every past game of every guild and
+        """Replace the person by a former player (bot.league.former_name) in every past game of every guild and
         remove their ratings; StoreError `forget_open_game` while they sit at or host an open table."""
         with self.backend.read() as tx:  # the log is scanned outside the write: other games go on meanwhile
             acted = privacy.acted_in(tx, user_id)

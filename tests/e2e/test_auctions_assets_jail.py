@@ -5,6 +5,7 @@ from __future__ import annotations
 from devkit.world import World
 from engine import apply, edition_of, legal_actions
 from engine.simulate import Driver
+from render import deed
 
 
 def human_turn(phase: str):  # noqa: ANN201 - a predicate for play_until
@@ -22,6 +23,7 @@ async def test_auction_with_several_bidders(world: World) -> None:
     assert st.auction is not None and st.auction.square == square
     auction = world.with_verb("pass_bid")
     assert auction is not None and auction.attachments[0].filename == "deed.png"
+    for_sale = auction.attachments[0].data
     bidders = [world.user_of(gid, s) for s in st.auction.active]
 
     # First bidder: the +step button; second: any amount through the modal.
@@ -54,6 +56,9 @@ async def test_auction_with_several_bidders(world: World) -> None:
     assert st.auction is None and st.owner[square] >= 0
     assert st.seats[st.owner[square]].cash < 150000
     assert not auction.custom_ids()  # the closed auction keeps its result and loses its buttons
+    # Its deed, sent as the bank's title for sale, now names the winner.
+    assert auction.attachments[0].data not in (for_sale, deed(st.edition, square, None, "es"))
+    assert auction.attachments[0].data == deed(st.edition, square, st, "es")
 
 
 async def test_jail_pay_fine_and_bail(world: World) -> None:

@@ -21,7 +21,7 @@ async def test_commands_are_registered_in_spanish_and_english(world: World) -> N
     assert commands["roll"]["name_localizations"]["es-419"] == "tirar"
     assert commands["roll"]["description_localizations"]["en-US"] == "Roll the dice"
     build = {o["name"]: o for o in commands["build"]["options"]}
-    assert build["property"]["autocomplete"] and build["property"]["name_localizations"]["es-ES"] == "titulo"
+    assert build["property"]["autocomplete"] and build["property"]["name_localizations"]["es-ES"] == "título"
 
 
 async def test_lobby_by_commands_and_host_powers(world: World) -> None:
@@ -123,6 +123,11 @@ async def test_lobby_by_commands_and_host_powers(world: World) -> None:
     history = await world.slash(world.ana, "turista history")
     assert history.ephemeral and f"#{gid}" in (history.content or "")
     assert "Terminada por quien la organizaba" in (history.content or "") and "ganó" not in (history.content or "")
+    # The profile and the stats count games played to their end, and say where the ended one is.
+    stats = await world.slash(world.ana, "turista stats")
+    assert "hasta el final" in (stats.content or "") and "/turista historial" in (stats.content or "")
+    profile = await world.slash(world.ana, "turista profile")
+    assert "/turista historial" in (profile.content or "")
     again = await world.slash(world.dora, "turista new")
     assert not again.ephemeral
     await world.eventually(lambda: (world.row() or row).table_message_id is not None, what="the new lobby")
@@ -203,6 +208,16 @@ async def test_trading_outside_the_window_is_refused_at_once(world: World) -> No
     assert not (closed.message and closed.message.custom_ids())
     waiting = await world.slash(other, "trade", user=current)
     assert waiting.ephemeral and "solo puedes tratar en tu turno" in (waiting.content or ""), waiting.content
+
+
+async def test_trade_with_someone_not_at_the_table_says_computers_trade_through_the_button(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto], computers=1)
+    await world.start(gid, world.ana)
+    st = await world.play_until(gid, lambda st: not st.seats[st.current].computer)
+    current = world.user_of(gid, st.current)
+    refused = await world.slash(current, "trade", user=world.carl)
+    assert refused.ephemeral and "solo para personas" in (refused.content or "") and "*Tratos…*" in (
+        refused.content or ""), refused.content
 
 
 async def test_a_host_who_leaves_the_lobby_hands_it_to_the_next_person(world: World) -> None:
