@@ -71,15 +71,9 @@ def test_the_engine_reads_no_catalogue() -> None:
             assert not (isinstance(node, ast.Constant) and node.value == "i18n"), path.relative_to(ROOT)
 
 
-# Beside the sandbox, the one module that reads the fake: the registration's offline check (`turista commands
-# check`) holds the payload against the fake's reading of Discord's spec and documented rules, which are
-# Discord's rules written once; the bot never talks to the fake outside the sandbox.
-FAKE_RULES_READERS = {Path("bot/commands/registration.py")}
-
-
 def test_the_bot_uses_the_fake_discord_only_in_the_sandbox() -> None:
     for path in sorted((ROOT / "bot").rglob("*.py")):
-        if "sandbox" in path.relative_to(ROOT).parts or path.relative_to(ROOT) in FAKE_RULES_READERS:
+        if "sandbox" in path.relative_to(ROOT).parts:
             continue
         assert "fakediscord" not in imported_packages(path), path.relative_to(ROOT)
 

@@ -218,6 +218,20 @@ async def test_a_modal_is_checked_against_the_modal_schema(client: Client) -> No
     assert codes(answer, "data.title") == {"BASE_TYPE_MAX_LENGTH"}
 
 
+@needs_spec
+async def test_a_followup_is_checked_against_the_webhook_schema(client: Client, fake: FakeDiscord) -> None:
+    """Schema (IncomingWebhookRequestPartial, a union the fake cannot tell apart by a tag): the errors are those
+    of the branch the body comes closest to."""
+    user = next(iter(fake.state.users.values()))
+    reply = fake.interactions.create(COMMAND, user, client.channel, {"name": "x"})
+    await client.send("POST", f"/interactions/{reply.interaction_id}/{reply.token}/callback", {"type": 5})
+    status, answer = await client.send("POST", f"/webhooks/{fake.state.application_id}/{reply.token}",
+                                       {"content": 5, "embeds": [{"url": "x"}]})
+    assert status == 400
+    assert codes(answer, "content") == {"BASE_TYPE_BAD_TYPE"}
+    assert codes(answer, "embeds.0.url") == {"URL_TYPE_INVALID_URL"}
+
+
 # -- what the documentation says and the schema does not carry -----------------------------------------------
 async def test_custom_ids_are_unique_in_a_message(client: Client, channel: FakeChannel) -> None:
     """components-reference.mdx: a custom_id is unique among a message's components."""

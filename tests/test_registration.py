@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from bot.commands import league, table
-from bot.commands.registration import COMMANDS_ROUTE, registration_payload, registration_problems
+from bot.commands.registration import COMMANDS_ROUTE, registration_payload
 from fakediscord import limits
 from fakediscord.spec import Spec, load_spec, problems_of, schema_limit
+from fakediscord.validation import registration_problems
 
 INTEGER, NUMBER = 4, 10
 

@@ -6,16 +6,13 @@ sync` sends it from the same tree."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot import registration
 from bot.face.i18n import CatalogueTranslator
-
-if TYPE_CHECKING:
-    from fakediscord.spec import Spec
 
 # The route discord.py's `CommandTree.sync()` PUTs to (the guild route takes the same body).
 COMMANDS_ROUTE = "/applications/{application_id}/commands"
@@ -50,18 +47,4 @@ async def registration_payload(
         await client.close()
 
 
-def registration_problems(payload: list[dict[str, Any]], spec: Spec | None) -> list[tuple[str, ...]]:
-    """What Discord would refuse in a registration, as ``(field path, message, code)``: the spec's schema for
-    the bulk overwrite, when ``spec`` is given (`fakediscord.spec.load_spec()`), and the documented rules the
-    schema does not carry (names, sizes, option order, locales: `fakediscord.limits.check_commands`). Empty:
-    valid."""
-    from fakediscord import limits
-
-    found: list[tuple[str, ...]] = []
-    if spec is not None:
-        found += spec.problems("PUT", COMMANDS_ROUTE.format(application_id=0), payload)
-    found += limits.check_commands(payload)
-    return found
-
-
-__all__ = ["COMMANDS_ROUTE", "command_tree", "registration_payload", "registration_problems"]
+__all__ = ["COMMANDS_ROUTE", "command_tree", "registration_payload"]

@@ -2,7 +2,8 @@
 and typing (`devkit.world`).
 
 Every test fails if the bot logs an ERROR (discord.py only logs exceptions in handlers), if the fake saw an
-interaction answered after 3 s or anything else a real Discord would refuse.
+interaction answered after 3 s or anything else a real Discord would refuse: among them every request body that
+Discord's own OpenAPI spec refuses (`fakediscord.spec`, kind "schema" in `fake.errors`).
 """
 
 from __future__ import annotations
