@@ -53,15 +53,23 @@ async def registration_payload(
 def registration_problems(payload: list[dict[str, Any]], spec: Spec | None) -> list[tuple[str, ...]]:
     """What Discord would refuse in a registration, as ``(field path, message, code)``: the spec's schema for
     the bulk overwrite, when ``spec`` is given (`fakediscord.spec.load_spec()`), and the documented rules the
-    schema does not carry (names, sizes, option order, locales: `fakediscord.limits.check_commands`). Empty:
-    valid."""
+    schema does not carry (names, descriptions, sizes, option order, bounds, locales:
+    `fakediscord.limits.check_commands`). A field both refuse (an integer bound) is said once, as the schema
+    says it. Empty: valid."""
     from fakediscord import limits
 
     found: list[tuple[str, ...]] = []
     if spec is not None:
         found += spec.problems("PUT", COMMANDS_ROUTE.format(application_id=0), payload)
-    found += limits.check_commands(payload)
+    said = {problem[0] for problem in found}
+    found += [problem for problem in limits.check_commands(payload) if problem[0] not in said]
     return found
 
 
-__all__ = ["COMMANDS_ROUTE", "command_tree", "registration_payload", "registration_problems"]
+def problem_lines(payload: list[dict[str, Any]], spec: Spec | None) -> list[str]:
+    """`registration_problems` in a reader's words, as `turista commands check` prints them: `command[0].options[6]
+    .max_value (/turista ranking, option season): <message>`."""
+    return [registration.reason(payload, path, message) for path, message, *_ in registration_problems(payload, spec)]
+
+
+__all__ = ["COMMANDS_ROUTE", "command_tree", "problem_lines", "registration_payload", "registration_problems"]
