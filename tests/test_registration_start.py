@@ -18,17 +18,10 @@ from bot.monitor import main as status_main
 from bot.store import Store
 from devkit.world import TEST_SETTINGS, Bot, bot_environment
 from fakediscord import FakeDiscord, limits
-from fakediscord.spec import Spec, load_spec
+from fakediscord.spec import Spec
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_VALUE = "int value should be less than or equal to 9007199254740991."
-
-
-def spec() -> Spec:
-    found = load_spec()  # with CI=true a missing spec fails here instead
-    if found is None:
-        pytest.skip("Discord's OpenAPI spec is not here (see fakediscord/README.md)")
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -90,23 +83,23 @@ def test_the_offline_check_finds_what_discord_refuses(commands: list[dict[str, A
                             "be lower case") for p in problems), problems
 
 
-def test_the_offline_check_holds_the_specs_schema(commands: list[dict[str, Any]]) -> None:
+def test_the_offline_check_holds_the_specs_schema(commands: list[dict[str, Any]], discord_spec: Spec) -> None:
     broken = json.loads(json.dumps(commands))
     broken[1]["description"] = "x" * 101
     broken[1]["options"] = [{"type": 4, "name": "n", "description": "d", "max_value": 2**53}]
-    problems = spec().problems("PUT", "/applications/0/commands", broken)
+    problems = discord_spec.problems("PUT", "/applications/0/commands", broken)
     assert ("1.description", "Must be 100 or fewer in length.", "BASE_TYPE_MAX_LENGTH") in problems
     assert ("1.options.0.max_value", MAX_VALUE, "NUMBER_TYPE_MAX") in problems
     # The check says a field the schema and a documented rule both refuse once, as the schema words it.
-    lines = problem_lines(broken, spec())
+    lines = problem_lines(broken, discord_spec)
     assert [line for line in lines if ".max_value" in line] == [
         f"command[1].options[0].max_value (/{broken[1]['name']}, option n): {MAX_VALUE}"]
 
 
 @pytest.mark.xfail(league.MAX_NUMBER > limits.INTEGER_MAX, strict=True,
                    reason="bot.commands.league.MAX_NUMBER is past Discord's Int53 (issue 34)")
-def test_the_bots_registration_passes_the_offline_check(commands: list[dict[str, Any]]) -> None:
-    assert problem_lines(commands, spec()) == []
+def test_the_bots_registration_passes_the_offline_check(commands: list[dict[str, Any]], discord_spec: Spec) -> None:
+    assert problem_lines(commands, discord_spec) == []
 
 
 def test_turista_commands_check_prints_a_summary_and_the_problems(capsys: pytest.CaptureFixture[str]) -> None:
