@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import registration
-from bot.config import Config, load_config
+from bot.config import Config, has_token, load_config
 
 REFUSED = 1  # `sync`: Discord refused the registration but keeps the commands it had
 
@@ -156,9 +156,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.commands"
     if args.action == "check":
         return check(args.spec)
     config = load_config()
-    if not config.token:
-        print("`turista commands sync` needs the bot's token in DISCORD_TOKEN (the environment or .env), as "
-              "`turista run` does", file=sys.stderr)
+    if not has_token(config, "commands sync"):
         return 2
     if not Path(config.db).parent.exists() and "://" not in config.db:
         print(f"no folder for the database {config.db}", file=sys.stderr)
