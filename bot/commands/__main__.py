@@ -136,8 +136,8 @@ def parser(prog: str) -> argparse.ArgumentParser:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     checking = actions.add_parser("check", help="check the registration against Discord's rules, without Discord",
                                   description="Build the registration a start would send and check it against "
-                                  "Discord's documented rules, and against the schema of its OpenAPI description "
-                                  "when one is given. Status 1 when Discord would refuse it.")
+                                  "Discord's documented rules (the fake Discord's), and against the schema of its "
+                                  "OpenAPI description when there is one. Status 1 when Discord would refuse it.")
     checking.add_argument("--spec", metavar="OPENAPI_JSON", default=None,
                           help="Discord's OpenAPI description (default: $TURISTA_DISCORD_SPEC, else "
                           "shared/reference/discord/openapi.json beside the repository, when it is there)")
