@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -67,6 +68,16 @@ def load_env_file(env_file: str | os.PathLike[str] | None = None) -> None:
     """Read `.env` (in the working directory, unless named) into the environment; values already
     there win. The maintenance commands call it too, so that they find the bot's database."""
     load_dotenv(env_file or Path.cwd() / ".env", override=False)
+
+
+def has_token(config: Config, command: str) -> bool:
+    """Whether `config` holds the bot's token; if not, a line on stderr says that `turista <command>` needs it
+    (the tools that reach Discord with it besides `turista run`, which explains the token at length)."""
+    if config.token:
+        return True
+    print(f"`turista {command}` needs the bot's token in DISCORD_TOKEN (the environment or .env), as `turista run` "
+          "does", file=sys.stderr)
+    return False
 
 
 def load_config(env_file: str | os.PathLike[str] | None = None) -> Config:

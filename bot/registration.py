@@ -4,7 +4,8 @@ only what changed since Discord last accepted it), and Discord's refusal in a re
 A refused registration leaves Discord with the commands it had. The bot goes on with those, and says so in the
 log and in `turista status`; when Discord has none the bot cannot be used at all, so it stops with
 `REFUSED_EXIT`, which its systemd unit does not restart (a restart would only be refused again). Discord's rules
-for a registration, which `turista commands check` holds offline, are `bot.commands.discord_rules`'s.
+for a registration, which `turista commands check` holds offline, are the fake Discord's
+(`bot.commands.registration.registration_problems`).
 """
 
 from __future__ import annotations
@@ -98,6 +99,13 @@ def indexed(path: str) -> str:
     return re.sub(r"^(\d+)", r"command[\1]", out)
 
 
+def reason(commands: Sequence[Mapping[str, Any]], path: str, message: str) -> str:
+    """One problem at `path` of the error tree, in a reader's words: `command[0].options[6].max_value (/turista
+    ranking, option season): <message>`; `the registration: <message>` for the whole body (path "")."""
+    where = named(commands, path)
+    return f"{indexed(path) or 'the registration'}{f' ({where})' if where else ''}: {message}"
+
+
 def refusal_reasons(text: str, commands: Sequence[Mapping[str, Any]]) -> list[str]:
     """Each problem of Discord's error body, `command[0].options[6].options[0].max_value (/turista ranking, option
     season): <Discord's message>`. `text` is `HTTPException.text`, where discord.py lays the body's error tree out
@@ -108,8 +116,7 @@ def refusal_reasons(text: str, commands: Sequence[Mapping[str, Any]]) -> list[st
         if found is None:
             continue
         path, message = found.groups()
-        where = named(commands, path)
-        reasons.append(f"{indexed(path)}{f' ({where})' if where else ''}: {message}")
+        reasons.append(reason(commands, path, message))
     if not reasons:
         reasons.append(text.splitlines()[0] if text else "no reason given")
     return reasons

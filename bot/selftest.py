@@ -27,7 +27,7 @@ from typing import Any, TextIO
 
 import aiohttp
 
-from bot.config import load_config
+from bot.config import has_token, load_config
 from bot.face.ids import SELF_TEST_PREFIX
 
 CLICK_WAIT = 60.0  # seconds the ephemeral step waits for a person's click, by default
@@ -306,9 +306,7 @@ def parser(prog: str) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.selftest") -> int:
     args = parser(prog).parse_args(argv)
     config = load_config()
-    if not config.token:
-        print("`turista selftest` needs the bot's token in DISCORD_TOKEN (the environment or .env), as "
-              "`turista run` does", file=sys.stderr)
+    if not has_token(config, "selftest"):
         return 2
     return asyncio.run(run(config.token, args.channel, lang=args.lang, wait=max(0.0, args.wait)))
 

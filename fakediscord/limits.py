@@ -38,7 +38,14 @@ IS_COMPONENTS_V2 = 1 << 15
 COMMAND_SIZE_MAX = 8000  # characters of a slash command's names, descriptions and values (application-commands)
 COMMAND_OPTIONS_MAX = 25
 CHAT_INPUT_COMMANDS_MAX = 100
+COMMAND_DESCRIPTION_MAX = 100  # a slash command's or an option's description, and each of its localisations: 1-100
 SUBCOMMAND, SUBCOMMAND_GROUP = 1, 2
+INTEGER, NUMBER = 4, 10
+# The values an INTEGER option takes (the spec's Int53Type, which it checks too when it is at hand) and a NUMBER
+# option's, which the spec leaves unbounded (application-commands.mdx, "Application Command Option Type"):
+# an option's min_value and max_value must be among them.
+INTEGER_MAX = 2**53 - 1
+NUMBER_MAX = 2**53
 # The name of a slash command, subcommand or option (application-commands.mdx, "Application Command Naming"):
 # letters, digits, scripts Devanagari and Thai, '-', '_' and "'". Python's `re` knows no \p{...}, so the
 # classes are checked by Unicode category and script below.
@@ -285,14 +292,16 @@ def _longest(item: dict[str, Any], key: str) -> int:
     return max(sizes)
 
 
-def _command_size(item: dict[str, Any]) -> int:
+def command_size(item: dict[str, Any]) -> int:
+    """The characters a slash command counts against Discord's 8,000 (``COMMAND_SIZE_MAX``): the longest form of
+    each name and description, and the name and value of each choice, through every option."""
     size = _longest(item, "name") + _longest(item, "description")
     for choice in item.get("choices") or []:
         if isinstance(choice, dict):
             size += _longest(choice, "name") + len(str(choice.get("value", "")))
     for option in item.get("options") or []:
         if isinstance(option, dict):
-            size += _command_size(option)
+            size += command_size(option)
     return size
 
 
@@ -308,16 +317,67 @@ def _check_names(problems: Problems, path: str, item: dict[str, Any]) -> None:
                 problems.append((f"{path}.name_localizations.{locale}", problem, "APPLICATION_COMMAND_INVALID_NAME"))
 
 
+def _check_descriptions(problems: Problems, path: str, item: dict[str, Any]) -> None:
+    """A slash command's or an option's description, and each localisation of it: 1-100 characters (the spec
+    lets a command's be empty, for user and message commands, which have none)."""
+    texts = [("description", item.get("description"))]
+    localizations = item.get("description_localizations")
+    if isinstance(localizations, dict):
+        texts += [(f"description_localizations.{locale}", text) for locale, text in localizations.items()]
+    for field, text in texts:
+        if not isinstance(text, str) or not 1 <= len(text) <= COMMAND_DESCRIPTION_MAX:
+            problems.append((f"{path}.{field}", f"Must be between 1 and {COMMAND_DESCRIPTION_MAX} in length.",
+                             "BASE_TYPE_BAD_LENGTH"))
+
+
+def _check_bounds(problems: Problems, path: str, option: dict[str, Any]) -> None:
+    kind = option.get("type")
+    bound = {INTEGER: INTEGER_MAX, NUMBER: NUMBER_MAX}.get(kind)
+    if bound is None:
+        return
+    number = "int" if kind == INTEGER else "float"
+    for key in ("min_value", "max_value"):
+        value = option.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if value > bound:
+            problems.append((f"{path}.{key}", f"{number} value should be less than or equal to {bound}.",
+                             "NUMBER_TYPE_MAX"))
+        elif value < -bound:
+            problems.append((f"{path}.{key}", f"{number} value should be greater than or equal to {-bound}.",
+                             "NUMBER_TYPE_MIN"))
+
+
+def _check_localised_option_names(problems: Problems, path: str, options: list[Any]) -> None:
+    """application-commands.mdx, "Localization": an option's localised name must differ from the other options'
+    default names, and from their names in that locale (the later of two options that share one is refused)."""
+    named = [(i, option) for i, option in enumerate(options) if isinstance(option, dict)]
+    for i, option in named:
+        localizations = option.get("name_localizations")
+        if not isinstance(localizations, dict):
+            continue
+        for locale, name in localizations.items():
+            defaults = {other.get("name") for j, other in named if j != i}
+            earlier = {other["name_localizations"].get(locale) for j, other in named
+                       if j < i and isinstance(other.get("name_localizations"), dict)}
+            if name in defaults | earlier:
+                problems.append((f"{path}.{i}.name_localizations.{locale}",
+                                 "Application command option names must be unique",
+                                 "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS"))
+
+
 def _check_options(problems: Problems, path: str, options: list[Any], depth: int) -> None:
     if len(options) > COMMAND_OPTIONS_MAX:
         problems.append((path, f"Must be {COMMAND_OPTIONS_MAX} or fewer in length."))
     names: set[Any] = set()
     optional_seen = False
+    _check_localised_option_names(problems, path, options)
     for i, option in enumerate(options):
         if not isinstance(option, dict):
             continue
         here = f"{path}.{i}"
         _check_names(problems, here, option)
+        _check_descriptions(problems, here, option)
         if option.get("name") in names:
             problems.append((f"{here}.name", "Application command option names must be unique",
                              "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS"))
@@ -336,6 +396,7 @@ def _check_options(problems: Problems, path: str, options: list[Any], depth: int
                                  "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID_ORDER"))
         else:
             optional_seen = True
+        _check_bounds(problems, here, option)
         choices = option.get("choices") or []
         if len(choices) > CHOICES_MAX:
             problems.append((f"{here}.choices", f"Must be {CHOICES_MAX} or fewer in length."))
@@ -346,7 +407,8 @@ def _check_options(problems: Problems, path: str, options: list[Any], depth: int
 
 def check_commands(commands: Any) -> Problems:
     """The rules of a bulk command registration the schema does not carry (application-commands.mdx): names,
-    unique names, option order and counts, choices, and 8,000 characters a slash command."""
+    unique names (localised ones too), descriptions, option order and counts, choices, integer and number
+    bounds, 8,000 characters a slash command, and Discord's locales as localisation keys."""
     problems: Problems = []
     if not isinstance(commands, list):
         return problems
@@ -364,8 +426,9 @@ def check_commands(commands: Any) -> Problems:
             continue  # user and message commands may be mixed case with spaces
         chat_input += 1
         _check_names(problems, str(i), command)
+        _check_descriptions(problems, str(i), command)
         _check_options(problems, f"{i}.options", command.get("options") or [], 0)
-        size = _command_size(command)
+        size = command_size(command)
         if size > COMMAND_SIZE_MAX:
             problems.append((str(i), f"Command exceeds maximum size ({COMMAND_SIZE_MAX})",
                              "APPLICATION_COMMAND_TOO_LARGE"))

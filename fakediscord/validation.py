@@ -12,7 +12,6 @@ import json
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from aiohttp import web
 
@@ -92,17 +91,6 @@ class BodyValidation:
         if reply is not None:
             reply.rejections.append(self.rest.state.errors[-1])
         return response
-
-
-def registration_problems(commands: Any, spec: Spec | None) -> limits.Problems:
-    """What Discord would refuse in a bulk command registration (the body of ``PUT
-    /applications/{id}/commands``), as ``(field path, message, code)``: the spec's schema, when ``spec`` is
-    given (:func:`fakediscord.spec.load_spec`), and the documented rules it does not carry
-    (:func:`fakediscord.limits.check_commands`). Empty: Discord would take it."""
-    found: limits.Problems = []
-    if spec is not None:
-        found += spec.problems("PUT", "/applications/0/commands", commands)
-    return found + limits.check_commands(commands)
 
 
 def _excerpt(body: object, size: int = 600) -> str:

@@ -1,4 +1,5 @@
-"""Fixtures shared by the whole suite: a throwaway PostgreSQL server for the store's tests.
+"""Fixtures shared by the whole suite: a throwaway PostgreSQL server for the store's tests, and Discord's
+OpenAPI spec as the fake Discord reads it (`discord_spec`).
 
 The store's tests run on SQLite and on PostgreSQL (the `db_target` fixture is parametrised over both).
 The server starts once per test session, in a temporary folder, the first time a test needs it. On a
@@ -10,10 +11,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from devkit.pgcluster import ClusterUnavailable, ThrowawayCluster
+
+if TYPE_CHECKING:
+    from fakediscord.spec import Spec
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -48,3 +53,15 @@ def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "postgresql":
         return request.getfixturevalue("pg_url")
     return str(tmp_path / "t.db")
+
+
+@pytest.fixture(scope="session")
+def discord_spec() -> Spec:
+    """Discord's OpenAPI spec, compiled once (`fakediscord.spec.load_spec`): skipped where it is missing, and
+    with CI=true its absence fails instead."""
+    from fakediscord.spec import load_spec
+
+    found = load_spec()
+    if found is None:
+        pytest.skip("Discord's OpenAPI spec is not here (see fakediscord/README.md)")
+    return found

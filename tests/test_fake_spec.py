@@ -361,6 +361,54 @@ def test_command_rules() -> None:
     assert found["5"][2] == "APPLICATION_COMMAND_TOO_LARGE"
 
 
+def test_command_descriptions_bounds_and_localised_option_names() -> None:
+    """application-commands.mdx: a slash command's and an option's description is 1-100 characters, and so is
+    each localisation of it (a user command has none); an INTEGER option's bounds are within ±(2^53 − 1) and a
+    NUMBER's within ±2^53 ("Application Command Option Type": the spec bounds no NUMBER, and the INTEGER rule
+    holds without the spec too); a localised option name differs from the other options' default names and from
+    their names in that locale ("Localization")."""
+    def option(name: str, **fields: Any) -> dict[str, Any]:
+        return {"type": 3, "name": name, "description": "d", **fields}
+
+    def command(name: str, *options: dict[str, Any], **fields: Any) -> dict[str, Any]:
+        return {"type": 1, "name": name, "description": "d", "options": list(options), **fields}
+
+    integer = option("n", type=4, min_value=-(2**53 - 1), max_value=2**53 - 1)
+    number = option("x", type=10, min_value=-(2**53), max_value=2.0**53)
+    fine = [
+        command("a", integer, number, option("uno", name_localizations={"es-ES": "uno", "en-US": "one"}),
+                option("dos", name_localizations={"es-ES": "segundo"})),
+        {"type": 2, "name": "Ver perfil", "description": ""},
+    ]
+    assert limits.check_commands(fine) == []
+    found = {p[0]: p[1:] for p in limits.check_commands([
+        command("a", description=""),
+        command("b", option("o", description="x" * 101, description_localizations={"en-US": ""})),
+        command("c", {**integer, "max_value": 2**53}, {**number, "min_value": -(2**53) - 2}),
+        command("d", option("uno", name_localizations={"es-ES": "dos"}), option("dos"),
+                option("tres", name_localizations={"en-US": "three"}), option("cuatro", name_localizations={
+                    "en-US": "three"})),
+    ])}
+    assert found.pop("0.description") == ("Must be between 1 and 100 in length.", "BASE_TYPE_BAD_LENGTH")
+    assert found.pop("1.options.0.description")[1] == "BASE_TYPE_BAD_LENGTH"
+    assert found.pop("1.options.0.description_localizations.en-US")[1] == "BASE_TYPE_BAD_LENGTH"
+    assert found.pop("2.options.0.max_value") == ("int value should be less than or equal to 9007199254740991.",
+                                                  "NUMBER_TYPE_MAX")
+    assert found.pop("2.options.1.min_value")[1] == "NUMBER_TYPE_MIN"
+    assert found.pop("3.options.0.name_localizations.es-ES")[1] == "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS"
+    assert found.pop("3.options.3.name_localizations.en-US")[1] == "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS"
+    assert found == {}
+
+
+@needs_spec
+def test_the_integer_bound_is_the_specs() -> None:
+    """The documented INTEGER bound the fake holds without the spec is the spec's Int53Type."""
+    spec = load_spec()
+    assert spec is not None
+    assert (schema_limit(spec, "Int53Type", "minimum"), schema_limit(spec, "Int53Type", "maximum")) == (
+        -limits.INTEGER_MAX, limits.INTEGER_MAX)
+
+
 async def test_commands_breaking_the_rules_are_refused_by_the_fake(client: Client, fake: FakeDiscord) -> None:
     """The rules above, as the fake answers a registration: 400 50035, the error at the command's field."""
     path = f"/applications/{fake.state.application_id}/commands"

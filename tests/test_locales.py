@@ -5,7 +5,6 @@ included."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 from pathlib import Path
@@ -17,17 +16,15 @@ import pytest
 from bot.commands.registration import registration_payload
 from fakediscord import FakeDiscord
 from fakediscord.locales import DEFAULT_LOCALE, LOCALES, localisation_problems
+from fakediscord.spec import Spec, default_spec_path
 from words import language_of
 
-ROOT = Path(__file__).resolve().parents[1]
-REFERENCE = ROOT.parent / "shared" / "reference" / "discord"
+REFERENCE = default_spec_path().parent  # Discord's published description, beside the repository
 
 
 def reference(name: str) -> Path:
-    """A file of Discord's published description ($TURISTA_DISCORD_SPEC for the spec): missing, the test is
-    skipped, or fails under CI."""
-    named = os.environ.get("TURISTA_DISCORD_SPEC", "").strip()
-    path = Path(named) if named and name == "openapi.json" else REFERENCE / name
+    """A page of Discord's published description: missing, the test is skipped, or fails under CI."""
+    path = REFERENCE / name
     if not path.is_file():
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"Discord's {name} is missing at {path}")
@@ -35,9 +32,8 @@ def reference(name: str) -> Path:
     return path
 
 
-def test_the_fakes_locales_are_the_specs() -> None:
-    spec = json.loads(reference("openapi.json").read_text(encoding="utf-8"))
-    enum = spec["components"]["schemas"]["AvailableLocalesEnum"]["oneOf"]
+def test_the_fakes_locales_are_the_specs(discord_spec: Spec) -> None:
+    enum = discord_spec.schema("AvailableLocalesEnum")["oneOf"]
     assert set(LOCALES) == {choice["const"] for choice in enum} and len(LOCALES) == len(enum)
 
 

@@ -6,31 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot import registration
-from bot.commands import discord_rules, league
-from bot.commands.registration import registration_payload
+from bot.commands import league
+from bot.commands.registration import problem_lines, registration_payload
 from bot.monitor import main as status_main
 from bot.store import Store
 from devkit.world import TEST_SETTINGS, Bot, bot_environment
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, limits
+from fakediscord.spec import Spec
 
 ROOT = Path(__file__).resolve().parents[1]
-SPEC = Path(os.environ.get("TURISTA_DISCORD_SPEC", "").strip() or ROOT.parent / "shared/reference/discord/openapi.json")
 MAX_VALUE = "int value should be less than or equal to 9007199254740991."
-
-
-def spec() -> dict[str, Any]:
-    if not SPEC.is_file():
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"Discord's OpenAPI description is missing at {SPEC}")
-        pytest.skip(f"Discord's OpenAPI description is not at {SPEC}")
-    return discord_rules.load_spec(SPEC)
 
 
 @pytest.fixture(scope="module")
@@ -84,26 +75,31 @@ def test_the_offline_check_finds_what_discord_refuses(commands: list[dict[str, A
     group["name_localizations"] = {"es-MX": "clasificacion"}  # not a Discord locale
     group["options"][0]["max_value"] = 2**53  # past Int53
     broken[1]["name"] = "Roll"  # names are lower case
-    problems = discord_rules.check(broken)
+    problems = problem_lines(broken, None)
     where = f"command[0].options[{ranking[1]}]"
     assert any(p.startswith(f"{where}.name_localizations.es-MX (/turista ranking)") for p in problems), problems
     assert any(p.startswith(f"{where}.options[0].max_value (/turista ranking, option season)") for p in problems)
-    assert any(p.startswith("command[1].name (/Roll): must be in lower case") for p in problems), problems
+    assert any(p.startswith("command[1].name (/Roll): Command name is invalid: letters with a lower-case form must "
+                            "be lower case") for p in problems), problems
 
 
-def test_the_offline_check_holds_the_specs_schema(commands: list[dict[str, Any]]) -> None:
+def test_the_offline_check_holds_the_specs_schema(commands: list[dict[str, Any]], discord_spec: Spec) -> None:
     broken = json.loads(json.dumps(commands))
     broken[1]["description"] = "x" * 101
     broken[1]["options"] = [{"type": 4, "name": "n", "description": "d", "max_value": 2**53}]
-    problems = discord_rules.schema_problems(broken, spec())
-    assert ("1.description", f"'{'x' * 101}' is too long") in problems
-    assert ("1.options.0.max_value", "9007199254740992 is greater than the maximum of 9007199254740991") in problems
+    problems = discord_spec.problems("PUT", "/applications/0/commands", broken)
+    assert ("1.description", "Must be 100 or fewer in length.", "BASE_TYPE_MAX_LENGTH") in problems
+    assert ("1.options.0.max_value", MAX_VALUE, "NUMBER_TYPE_MAX") in problems
+    # The check says a field the schema and a documented rule both refuse once, as the schema words it.
+    lines = problem_lines(broken, discord_spec)
+    assert [line for line in lines if ".max_value" in line] == [
+        f"command[1].options[0].max_value (/{broken[1]['name']}, option n): {MAX_VALUE}"]
 
 
-@pytest.mark.xfail(league.MAX_NUMBER > discord_rules.INTEGER_MAX, strict=True,
+@pytest.mark.xfail(league.MAX_NUMBER > limits.INTEGER_MAX, strict=True,
                    reason="bot.commands.league.MAX_NUMBER is past Discord's Int53 (issue 34)")
-def test_the_bots_registration_passes_the_offline_check(commands: list[dict[str, Any]]) -> None:
-    assert discord_rules.check(commands, spec()) == []
+def test_the_bots_registration_passes_the_offline_check(commands: list[dict[str, Any]], discord_spec: Spec) -> None:
+    assert problem_lines(commands, discord_spec) == []
 
 
 def test_turista_commands_check_prints_a_summary_and_the_problems(capsys: pytest.CaptureFixture[str]) -> None:
@@ -112,10 +108,26 @@ def test_turista_commands_check_prints_a_summary_and_the_problems(capsys: pytest
     code = main(["commands", "check"])
     out = capsys.readouterr().out
     assert "13 top-level commands" in out and "es-419, es-ES" in out and "documented rules" in out
-    if league.MAX_NUMBER > discord_rules.INTEGER_MAX:
+    if league.MAX_NUMBER > limits.INTEGER_MAX:
         assert code == 1 and "(/turista ranking, option season)" in out
     else:
         assert code == 0 and "no problem found" in out
+
+
+def test_turista_commands_check_without_the_spec_holds_the_documented_rules(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+    from fakediscord import spec as discord_spec
+
+    missing = tmp_path / "openapi.json"
+    assert main(["commands", "check", "--spec", str(missing)]) == 2  # one that was named must be there
+    assert f"no OpenAPI description at {missing}" in capsys.readouterr().err
+    monkeypatch.delenv(discord_spec.SPEC_ENV, raising=False)
+    monkeypatch.setattr(discord_spec, "default_spec_path", lambda: missing)
+    code = main(["commands", "check"])
+    out = capsys.readouterr().out
+    assert f"documented rules only: no OpenAPI description at {missing}" in out and "13 top-level commands" in out
+    assert code == (1 if league.MAX_NUMBER > limits.INTEGER_MAX else 0)
 
 
 # -- the bot's starts ---------------------------------------------------------------------------------------

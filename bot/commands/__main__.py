@@ -10,14 +10,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from bot import registration
-from bot.commands import discord_rules
-from bot.config import Config, load_config
+from bot.config import Config, has_token, load_config
 
 REFUSED = 1  # `sync`: Discord refused the registration but keeps the commands it had
 
@@ -43,6 +43,8 @@ def _count(commands: list[dict[str, Any]]) -> tuple[int, int]:
 
 def summary(commands: list[dict[str, Any]]) -> list[str]:
     """What the registration holds, in a few lines."""
+    from fakediscord.limits import COMMAND_SIZE_MAX, command_size
+
     typed, options = _count(commands)
     locales: set[str] = set()
 
@@ -54,34 +56,36 @@ def summary(commands: list[dict[str, Any]]) -> list[str]:
 
     for command in commands:
         gather(command)
-    largest = max(commands, key=discord_rules.command_size) if commands else None
+    largest = max(commands, key=command_size) if commands else None
     lines = [f"{len(commands)} top-level commands, {typed} to type with {options} options in all; localised in "
              f"{', '.join(sorted(locales)) or 'no locale'}"]
     if largest is not None:
-        lines.append(f"the largest, /{largest['name']}, counts {discord_rules.command_size(largest):,} of Discord's "
-                     f"{discord_rules.COMMAND_SIZE_MAX:,} characters for a command")
+        lines.append(f"the largest, /{largest['name']}, counts {command_size(largest):,} of Discord's "
+                     f"{COMMAND_SIZE_MAX:,} characters for a command")
     return lines
 
 
 def check(spec_arg: str | None) -> int:
-    from bot.commands.registration import registration_payload
+    """Print the summary and every problem Discord would refuse the registration for: the documented rules, and
+    the schema of the route when Discord's OpenAPI description is at hand (`spec_arg`, else the fake Discord's:
+    $TURISTA_DISCORD_SPEC or the repository's reference copy). One that was named must be there."""
+    from bot.commands.registration import problem_lines, registration_payload
+    from fakediscord import spec as discord_spec
 
     commands = asyncio.run(registration_payload())
-    spec_path = discord_rules.find_spec(spec_arg)
-    spec = None
-    if spec_path is not None:
-        if not spec_path.is_file():
-            print(f"no OpenAPI description at {spec_path}", file=sys.stderr)
-            return 2
-        spec = discord_rules.load_spec(spec_path)
+    spec_path = Path(spec_arg) if spec_arg else discord_spec.spec_path()
+    if not spec_path.is_file() and (spec_arg or os.environ.get(discord_spec.SPEC_ENV)):
+        print(f"no OpenAPI description at {spec_path}", file=sys.stderr)
+        return 2
+    spec = discord_spec.load_spec(spec_path) if spec_path.is_file() else None
     for line in summary(commands):
         print(line)
-    if spec_path is not None:
+    if spec is not None:
         print(f"checked against Discord's schema of the route ({spec_path}) and its documented rules")
     else:
-        print("checked against Discord's documented rules (its schema too with --spec or TURISTA_DISCORD_SPEC: "
-              "openapi.json of github.com/discord/discord-api-spec)")
-    problems = discord_rules.check(commands, spec)
+        print(f"checked against Discord's documented rules only: no OpenAPI description at {spec_path} (give one "
+              "with --spec or TURISTA_DISCORD_SPEC: openapi.json of github.com/discord/discord-api-spec)")
+    problems = problem_lines(commands, spec)
     if not problems:
         print("no problem found: Discord should accept it")
         return 0
@@ -132,10 +136,11 @@ def parser(prog: str) -> argparse.ArgumentParser:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     checking = actions.add_parser("check", help="check the registration against Discord's rules, without Discord",
                                   description="Build the registration a start would send and check it against "
-                                  "Discord's documented rules, and against the schema of its OpenAPI description "
-                                  "when one is given. Status 1 when Discord would refuse it.")
+                                  "Discord's documented rules (the fake Discord's), and against the schema of its "
+                                  "OpenAPI description when there is one. Status 1 when Discord would refuse it.")
     checking.add_argument("--spec", metavar="OPENAPI_JSON", default=None,
-                          help="Discord's OpenAPI description (default: $TURISTA_DISCORD_SPEC, else none)")
+                          help="Discord's OpenAPI description (default: $TURISTA_DISCORD_SPEC, else "
+                          "shared/reference/discord/openapi.json beside the repository, when it is there)")
     actions.add_parser("sync", help="send the registration to Discord now (DISCORD_TOKEN), and keep its digest",
                        description="Send the registration to Discord with the bot's token (DISCORD_TOKEN, "
                        "TURISTA_DEV_GUILD and TURISTA_DB as `turista run` reads them) and keep its digest in the "
@@ -151,9 +156,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.commands"
     if args.action == "check":
         return check(args.spec)
     config = load_config()
-    if not config.token:
-        print("`turista commands sync` needs the bot's token in DISCORD_TOKEN (the environment or .env), as "
-              "`turista run` does", file=sys.stderr)
+    if not has_token(config, "commands sync"):
         return 2
     if not Path(config.db).parent.exists() and "://" not in config.db:
         print(f"no folder for the database {config.db}", file=sys.stderr)

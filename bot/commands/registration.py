@@ -6,13 +6,16 @@ sync` sends it from the same tree."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
 from bot import registration
 from bot.face.i18n import CatalogueTranslator
+
+if TYPE_CHECKING:
+    from fakediscord.spec import Spec
 
 # The route discord.py's `CommandTree.sync()` PUTs to (the guild route takes the same body).
 COMMANDS_ROUTE = "/applications/{application_id}/commands"
@@ -47,4 +50,26 @@ async def registration_payload(
         await client.close()
 
 
-__all__ = ["COMMANDS_ROUTE", "command_tree", "registration_payload"]
+def registration_problems(payload: list[dict[str, Any]], spec: Spec | None) -> list[tuple[str, ...]]:
+    """What Discord would refuse in a registration, as ``(field path, message, code)``: the spec's schema for
+    the bulk overwrite, when ``spec`` is given (`fakediscord.spec.load_spec()`), and the documented rules the
+    schema does not carry (names, descriptions, sizes, option order, bounds, locales:
+    `fakediscord.limits.check_commands`). A field both refuse (an integer bound) is said once, as the schema
+    says it. Empty: valid."""
+    from fakediscord import limits
+
+    found: list[tuple[str, ...]] = []
+    if spec is not None:
+        found += spec.problems("PUT", COMMANDS_ROUTE.format(application_id=0), payload)
+    said = {problem[0] for problem in found}
+    found += [problem for problem in limits.check_commands(payload) if problem[0] not in said]
+    return found
+
+
+def problem_lines(payload: list[dict[str, Any]], spec: Spec | None) -> list[str]:
+    """`registration_problems` in a reader's words, as `turista commands check` prints them: `command[0].options[6]
+    .max_value (/turista ranking, option season): <message>`."""
+    return [registration.reason(payload, path, message) for path, message, *_ in registration_problems(payload, spec)]
+
+
+__all__ = ["COMMANDS_ROUTE", "command_tree", "problem_lines", "registration_payload", "registration_problems"]
