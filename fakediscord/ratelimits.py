@@ -64,8 +64,6 @@ OBSERVED: dict[str, Bucket] = {
     "POST /webhooks/{app}/{token}": Bucket(5, 2.0),
     "PATCH /webhooks/{app}/{token}/messages/{message}": Bucket(5, 2.0),
     "DELETE /webhooks/{app}/{token}/messages/{message}": Bucket(5, 2.0),
-    "PUT /applications/{app}/commands": Bucket(2, 60.0),
-    "PUT /applications/{app}/guilds/{guild}/commands": Bucket(2, 60.0),
 }
 
 
