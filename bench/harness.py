@@ -302,6 +302,14 @@ def py_spy(pid: int, seconds: float, output: Path, cores: Cores) -> subprocess.P
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pin)
 
 
+def describe_limits(limits: Any) -> str:
+    """What the benchmark's fake Discord holds the bot to, for the first line it prints (a `RateLimits` or None)."""
+    if limits is None:
+        return "no rate limits (--no-rate-limits)"
+    return (f"Discord's rate limits on (the fake's defaults: {limits.global_per_second} requests/s globally, "
+            f"5 posts and 5 edits per 5 s in a channel)")
+
+
 def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Each number the median of the runs' (nested dicts too); other values from the first run."""
     import statistics

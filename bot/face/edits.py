@@ -28,7 +28,7 @@ from bot.face import adapter
 
 log = logging.getLogger("turista.game")
 
-RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # seconds between tries of a waiting edit Discord failed to answer (5xx)
+RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # seconds between tries of a post or an edit Discord failed to answer
 Shown = Callable[[], None]
 
 

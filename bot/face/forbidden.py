@@ -43,8 +43,10 @@ class ChannelBackoff:
     withheld: int = 0  # requests not sent since the streak began
     _logged: float = field(default=-LOG_EVERY)
 
-    async def send(self, call: Callable[[], Awaitable[T]]) -> T:
-        """`call` (a request to the channel), unless the channel is backed off (`Withheld`); a 403 backs it off."""
+    async def send(self, call: Callable[[], Awaitable[T]], *, edit: bool = False) -> T:
+        """`call` (a request to the channel), unless the channel is backed off (`Withheld`); a 403 backs it off.
+        `edit`: an edit of one message, whose first 403 may be that message's alone (a fresh post replaces it, and
+        tells whether the channel refuses)."""
         if self.refusals and time.monotonic() < self.until:
             self.withheld += 1
             raise Withheld(f"the channel refused the bot {self.refusals} time(s) in a row (403); nothing is sent "
@@ -52,7 +54,8 @@ class ChannelBackoff:
         try:
             result = await call()
         except discord.Forbidden:
-            self.refused()
+            if not edit or self.refusals:
+                self.refused()
             raise
         self.taken()
         return result

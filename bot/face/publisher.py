@@ -28,7 +28,7 @@ import discord
 
 from bot.config import Config
 from bot.face import adapter, attachments, buttons, components, embeds, league, threads
-from bot.face.edits import Edits
+from bot.face.edits import RETRY_DELAYS, Edits
 from bot.face.forbidden import ChannelBackoff, Withheld
 from bot.face.i18n import t
 from bot.face.replies import ClickAnswer
@@ -42,7 +42,6 @@ from engine import standings
 log = logging.getLogger("turista.game")
 T = TypeVar("T")
 
-RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # seconds between tries of a post or an edit Discord failed to answer
 ENDED_AUCTION = ("auction_won", "auction_unsold")
 ENDED_OFFER = ("trade_done", "trade_rejected", "trade_cancelled")
 LOBBY_EVERY = 60.0  # seconds between two updates of the game's state on its lobby message
@@ -495,7 +494,8 @@ class Publisher:
                 # Within the channel's rate limit: an edit that must wait does so in the background, and a newer
                 # one replaces it (`bot.face.edits`).
                 await self._retrying(
-                    lambda: self.channel.send(lambda: self.edits.edit(row.channel_id, message_id, fields, shown)),
+                    lambda: self.channel.send(lambda: self.edits.edit(row.channel_id, message_id, fields, shown),
+                                              edit=True),
                     f"edit the {kind}", files=_files(fields, "attachments"))
         except (discord.NotFound, discord.Forbidden) as error:
             why = "it was deleted" if isinstance(error, discord.NotFound) else "Discord refuses the edit"
