@@ -17,6 +17,7 @@ from discord import app_commands
 from bot import pictures
 from bot.config import Config
 from bot.face import adapter
+from bot.face.edits import Edits
 from bot.face.i18n import CatalogueTranslator, lang_of
 from bot.face.publisher import Publisher
 from bot.face.replies import say
@@ -86,6 +87,7 @@ class TuristaBot(discord.AutoShardedClient):
         self.lobby: Lobby
         self.status_reports: asyncio.Task[None] | None = None
         self.requests_written: asyncio.Task[None] | None = None
+        self.lobby_edits = Edits(self, "the lobbies")  # the lobby messages' edits, within Discord's rate limits
         self._resumed = False
 
     async def setup_hook(self) -> None:
@@ -206,6 +208,7 @@ class TuristaBot(discord.AutoShardedClient):
         sessions = getattr(self, "sessions", None)
         if sessions is not None:
             await sessions.close()
+        await self.lobby_edits.close()
         pictures.shutdown()
         await super().close()
         storage = getattr(self, "storage", None)

@@ -50,7 +50,7 @@ def channel(monkeypatch: pytest.MonkeyPatch) -> Channel:
 
 
 async def test_a_spent_bucket_keeps_only_the_newest_edit(channel: Channel) -> None:
-    game = Edits(client=None, game=1)  # type: ignore[arg-type]
+    game = Edits(client=None, what="game 1")  # type: ignore[arg-type]
     shown: list[int] = []
     picture = discord.File(io.BytesIO(b"png"), filename="board.png")
     assert await game.edit(5, 50, {"content": "v1"}, lambda: shown.append(1))
@@ -60,14 +60,15 @@ async def test_a_spent_bucket_keeps_only_the_newest_edit(channel: Channel) -> No
     assert not await game.edit(5, 50, {"content": "v4"}, lambda: shown.append(4))
     assert not await game.edit(5, 50, {"content": "v5"}, lambda: shown.append(5))
     assert [f["content"] for f in channel.sent] == ["v1", "v2"] and shown == [1, 2]
+    assert game.busy(50) and not game.busy(51)  # an answer to a click on it must not overtake v5
     await asyncio.sleep(0.3)
     assert [f["content"] for f in channel.sent] == ["v1", "v2", "v5"] and shown == [1, 2, 5]
     assert channel.sent[-1]["attachments"] == [picture]
-    assert game.waiting == {} and game.throttled == 1
+    assert game.waiting == {} and game.throttled == 1 and not game.busy(50)
 
 
 async def test_a_429_is_waited_out_in_the_background(channel: Channel) -> None:
-    game = Edits(client=None, game=1)  # type: ignore[arg-type]
+    game = Edits(client=None, what="game 1")  # type: ignore[arg-type]
     limited = adapter.Refused(response(429, "Too Many Requests"), {"message": "slow", "retry_after": 0.1})
     channel.refuse.append(limited)
     began = asyncio.get_running_loop().time()
@@ -82,7 +83,7 @@ async def test_a_429_is_waited_out_in_the_background(channel: Channel) -> None:
 
 async def test_a_waiting_edit_refused_with_403_backs_the_channel_off(channel: Channel) -> None:
     backoff = ChannelBackoff(game=1)
-    game = Edits(client=None, game=1, forbidden=backoff.refused)  # type: ignore[arg-type]
+    game = Edits(client=None, what="game 1", forbidden=backoff.refused)  # type: ignore[arg-type]
     channel.refuse += [adapter.Refused(response(429), {"retry_after": 0.05}), discord.Forbidden(response(403), "no")]
     assert not await game.edit(5, 50, {"content": "v1"}, lambda: None)
     await asyncio.sleep(0.15)

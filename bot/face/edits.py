@@ -25,6 +25,7 @@ import aiohttp
 import discord
 
 from bot.face import adapter
+from bot.face.threads import OLD_MESSAGE_EDITS  # a 429 of its own, for an hour or more: the caller handles it
 
 log = logging.getLogger("turista.game")
 
@@ -63,10 +64,11 @@ class Waiting:
 
 @dataclass
 class Edits:
-    """The edits one game sends to its messages outside the answers to clicks (see the module's docstring)."""
+    """The edits one game sends to its messages outside the answers to clicks, or the lobbies' edits (see the
+    module's docstring)."""
 
     client: discord.Client
-    game: int
+    what: str  # whose edits, for the log: "game 12", "the lobbies"
     forbidden: Callable[[], None] = lambda: None  # told when a waiting edit meets a 403 (the channel backs off)
     buckets: dict[int, Bucket] = field(default_factory=dict)  # channel -> its edit bucket
     waiting: dict[int, Waiting] = field(default_factory=dict)  # message -> its waiting edit
@@ -89,7 +91,7 @@ class Edits:
         try:
             limit = await adapter.edit_message_once(self.client, channel_id, message_id, fields)
         except adapter.Refused as error:
-            if error.status != 429:
+            if error.status != 429 or error.code == OLD_MESSAGE_EDITS:
                 raise
             bucket.refused(error.retry_after, loop.time())
             self._wait(channel_id, message_id, fields, shown)
@@ -97,6 +99,10 @@ class Edits:
         bucket.told(limit, loop.time())
         shown()
         return True
+
+    def busy(self, message_id: int) -> bool:
+        """Whether an edit of the message waits or is under way: a newer one must go after it, through `edit`."""
+        return message_id in self.waiting
 
     def _replace(self, queued: Waiting, fields: dict[str, Any], shown: Shown) -> None:
         if queued.fields is not None:
@@ -109,7 +115,7 @@ class Edits:
     def _wait(self, channel_id: int, message_id: int, fields: dict[str, Any], shown: Shown) -> None:
         self.throttled += 1
         self.waiting[message_id] = Waiting(channel_id, fields, shown)
-        task = asyncio.create_task(self._send_later(message_id), name=f"turista-edit-{self.game}-{message_id}")
+        task = asyncio.create_task(self._send_later(message_id), name=f"turista-edit-{message_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -131,7 +137,7 @@ class Edits:
                 try:
                     limit = await adapter.edit_message_once(self.client, queued.channel_id, message_id, fields)
                 except adapter.Refused as error:
-                    if error.status == 429:
+                    if error.status == 429 and error.code != OLD_MESSAGE_EDITS:
                         bucket.refused(error.retry_after, loop.time())
                     elif error.status < 500 or failures >= len(RETRY_DELAYS):
                         raise
@@ -149,12 +155,12 @@ class Edits:
                 self.forbidden()
             # The next edit of the message, sent at once, meets the same refusal and puts it right (a deleted
             # message is posted afresh, a channel that refuses is backed off).
-            log.warning("game %d: a waiting edit of message %d was refused (%s); the next one puts it right",
-                        self.game, message_id, _short(error))
+            log.warning("%s: a waiting edit of message %d was refused (%s); the next one puts it right",
+                        self.what, message_id, _short(error))
         finally:
             if queued.superseded:
-                log.info("game %d: message %d skipped %d outdated edit(s) while Discord throttled the channel",
-                         self.game, message_id, queued.superseded)
+                log.info("%s: message %d skipped %d outdated edit(s) while Discord throttled the channel",
+                         self.what, message_id, queued.superseded)
             self.waiting.pop(message_id, None)
 
     async def close(self) -> None:

@@ -89,7 +89,7 @@ class Publisher:
         self._background: set[asyncio.Task[None]] = set()  # lobby lines being shown, kept alive until they end
         # The game's channel: left alone a while after a 403, and its edits kept within Discord's rate limits.
         self.channel = ChannelBackoff(game)
-        self.edits = Edits(client, game, forbidden=self.channel.refused)
+        self.edits = Edits(client, f"game {game}", forbidden=self.channel.refused)
 
     # -- the face ------------------------------------------------------------------------------------------
     async def show(self, table: Table, events: list[dict], click: object | None = None) -> None:
@@ -506,7 +506,13 @@ class Publisher:
     async def _answered_with(self, answer: ClickAnswer | None, message_id: int, fields: dict[str, Any]) -> bool:
         """Whether the edit of `message_id` went out as the answer to the click on it. If that answer fails,
         the edit is made the usual way (an answer that reached Discord only shows the same thing twice)."""
-        if answer is None or not answer.take(message_id):
+        if answer is None:
+            return False
+        if self.edits.busy(message_id):  # the answer would overtake an older edit that waits: it goes after it
+            if answer.message_id == message_id:
+                answer.defer()
+            return False
+        if not answer.take(message_id):
             return False
         try:
             await answer.update(fields)

@@ -256,6 +256,9 @@ async def test_the_rematch_seats_everyone_and_refuses_a_second_table(world: Worl
 
 
 # -- the replay -----------------------------------------------------------------------------------------------
+READING = 0.7  # seconds a person takes to read the table before a click
+
+
 @pytest.mark.parametrize("bot_env", [{"TURISTA_TIME_SCALE": "0.05", "TURISTA_AUCTION_QUIET": "100"}])
 async def test_a_replay_of_a_150_turn_game_is_drawn_while_two_tables_play_with_their_boards_on_time(
         world: World) -> None:
@@ -271,13 +274,15 @@ async def test_a_replay_of_a_150_turn_game_is_drawn_while_two_tables_play_with_t
     done = asyncio.Event()
 
     async def play(gid: int, channel: object) -> None:
-        """Click as the game asks, timing each click to the table that shows its outcome, until the replay is
-        up (and a few clicks more)."""
+        """Click as the game asks, as people do (a moment to read the table first: clicking at once would spend
+        the channel's rate limit, and the tables would wait for Discord, not for the replay), timing each click to
+        the table that shows its outcome, until the replay is up (and a few clicks more)."""
         after = 0
         while after < 3:
             st = await world.settled(gid, channel)  # type: ignore[arg-type]
             if st.phase == "over":
                 return
+            await asyncio.sleep(READING)
             started = time.perf_counter()
             await world.play_turn_step(gid, st, channel)  # type: ignore[arg-type]
             await world.settled(gid, channel)  # type: ignore[arg-type]
