@@ -55,6 +55,7 @@ from bench.harness import (  # noqa: E402
     percentile,
     py_spy,
     thread_cpu_seconds,
+    throttled_by_route,
     workers_idle,
 )
 from bot.store import Store  # noqa: E402
@@ -277,6 +278,8 @@ async def one_run(channels: int, seconds: float, ramp: float, tmp: Path, cores: 
             "fake_errors": len(errors) - len(late),
             "rate_limits": limits is not None,
             "throttled_429": len(fake.rate_limiter.throttled),
+            "throttled_global": sum(1 for a in fake.rate_limiter.throttled if a.scope == "global"),
+            "throttled_by_route": throttled_by_route(fake),
             "invalid_requests": fake.rate_limiter.invalid_requests(),
         }
 

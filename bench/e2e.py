@@ -60,6 +60,7 @@ from bench.harness import (  # noqa: E402
     py_spy,
     reference_ms,
     thread_cpu_seconds,
+    throttled_by_route,
     workers_idle,
 )
 from bot.face import ids  # noqa: E402
@@ -281,6 +282,8 @@ async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores
             "fake_errors": len(fake.errors),
             "rate_limits": limits is not None,
             "throttled_429": len(fake.rate_limiter.throttled),
+            "throttled_global": sum(1 for a in fake.rate_limiter.throttled if a.scope == "global"),
+            "throttled_by_route": throttled_by_route(fake),
             "invalid_requests": fake.rate_limiter.invalid_requests(),
             "cpu_ms_per_interaction": round(bot_ms + workers_ms, 2),
             "bot_cpu_ms_per_interaction": round(bot_ms, 2),

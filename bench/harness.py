@@ -310,6 +310,19 @@ def describe_limits(limits: Any) -> str:
             f"5 posts and 5 edits per 5 s in a channel)")
 
 
+def throttled_by_route(fake: Any) -> str:
+    """The 429s the fake answered, by method and the route's last named part (`POST messages: 3, …`; a text, so
+    that the runs' medians take the first run's)."""
+    import re
+    from collections import Counter
+
+    found: Counter[str] = Counter()
+    for answer in fake.rate_limiter.throttled:
+        words = [w for w in answer.path.split("/") if w and not re.fullmatch(r"\d+|[\w-]{40,}", w)]
+        found[f"{answer.method} {words[-1] if words else '?'}{' (global)' if answer.scope == 'global' else ''}"] += 1
+    return ", ".join(f"{route}: {count}" for route, count in found.most_common())
+
+
 def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Each number the median of the runs' (nested dicts too); other values from the first run."""
     import statistics

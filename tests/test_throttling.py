@@ -139,3 +139,26 @@ def test_the_counts_are_written_where_status_reads_them(tmp_path: Any) -> None:
     found = requests.read(tmp_path)
     assert len(found) == 2 and all(c["throttled"] == 1 and c["last_10_min"]["invalid"] == 1 for c in found)
 
+
+
+async def test_the_global_pace_keeps_any_second_under_its_count() -> None:
+    pace = requests.GlobalPace(per_second=10)
+    loop = asyncio.get_running_loop()
+    sent: list[float] = []
+
+    async def one() -> None:
+        await pace.turn()
+        sent.append(loop.time())
+
+    await asyncio.gather(*(one() for _ in range(25)))
+    assert len(sent) == 25 and pace.waited == 15
+    assert all(sum(1 for t in sent if start <= t < start + 0.99) <= 10 for start in sent)
+    assert sent[-1] - sent[0] >= 2.0
+
+
+def test_the_interaction_endpoints_are_not_paced() -> None:
+    api = "https://discord.com/api/v10"
+    assert requests.paced(f"{api}/channels/1/messages/2")
+    assert not requests.paced(f"{api}/interactions/1/token/callback")
+    assert not requests.paced(f"{api}/webhooks/1/token/messages/@original")
+    assert not requests.paced("wss://gateway.discord.gg/?v=10")
