@@ -59,11 +59,12 @@ async def test_a_spent_bucket_keeps_only_the_newest_edit(channel: Channel) -> No
     assert not await game.edit(5, 50, {"content": "v3", "attachments": [picture]}, lambda: shown.append(3))
     assert not await game.edit(5, 50, {"content": "v4"}, lambda: shown.append(4))
     assert not await game.edit(5, 50, {"content": "v5"}, lambda: shown.append(5))
+    assert not await game.edit(5, 50, {"view": None}, lambda: shown.append(6))  # the game ended: no buttons
     assert [f["content"] for f in channel.sent] == ["v1", "v2"] and shown == [1, 2]
     assert game.busy(50) and not game.busy(51)  # an answer to a click on it must not overtake v5
     await asyncio.sleep(0.3)
-    assert [f["content"] for f in channel.sent] == ["v1", "v2", "v5"] and shown == [1, 2, 5]
-    assert channel.sent[-1]["attachments"] == [picture]
+    assert [f["content"] for f in channel.sent] == ["v1", "v2", "v5"] and shown == [1, 2, 6]
+    assert channel.sent[-1]["attachments"] == [picture] and channel.sent[-1]["view"] is None
     assert game.waiting == {} and game.throttled == 1 and not game.busy(50)
 
 

@@ -9,7 +9,8 @@ lock held meanwhile. A table only ever needs to show its newest state, so its ed
 - when the bucket is spent (its headers said so) or Discord answers 429, the edit waits in the background for the
   reset, and the game goes on: nothing holds its lock;
 - at most one edit of a message is under way; a newer edit of a message whose edit waits takes its place (the
-  newest state wins, keeping a new picture the one it replaces carried), so no stale edit ever follows it;
+  newest state wins, keeping what it leaves out, such as a new picture, from the one it replaces), so no stale
+  edit ever follows it;
 - the book learns which version a message shows only once Discord took the edit (`shown`).
 """
 
@@ -107,9 +108,9 @@ class Edits:
     def _replace(self, queued: Waiting, fields: dict[str, Any], shown: Shown) -> None:
         if queued.fields is not None:
             queued.superseded += 1
-            if "attachments" not in fields and "attachments" in queued.fields:
-                # The newer edit keeps the picture the message has: the picture it would have is the older one's.
-                fields = {**fields, "attachments": queued.fields["attachments"]}
+            # What the newer edit leaves out stays as the older one would have made it: a new picture when the
+            # newer one keeps the message's (it is the older one's), the content when only the buttons go.
+            fields = {**queued.fields, **fields}
         queued.fields, queued.shown = fields, shown
 
     def _wait(self, channel_id: int, message_id: int, fields: dict[str, Any], shown: Shown) -> None:

@@ -149,8 +149,9 @@ class Publisher:
         picture (the game itself has no winner)."""
         for row in list(self.book.messages.values()):
             if row.message_id is not None:
-                with contextlib.suppress(*PUBLISH_ERRORS):
-                    await adapter.edit_message(self.client, row.channel_id, row.message_id, {"view": None})
+                with contextlib.suppress(*PUBLISH_ERRORS):  # after an edit that waits, never overtaking it
+                    await self.channel.send(lambda r=row: self.edits.edit(  # type: ignore[misc]
+                        r.channel_id, r.message_id, {"view": None}, lambda: None))
         st = table.state
         await self._announce(table, t(table.lang, "over.ended", who=ended_by), standings(st))
         self._in_lobby(table, threads.result(table, ended_by), final=True)
