@@ -19,8 +19,10 @@ medians, one JSON line per N:
     burst's included), lost_clicks, fake_errors, CPU ms per interaction of the bot with its workers (cpu_),
     the bot process (bot_), its event loop thread alone (bot_loop_), its picture processes (workers_) and of
     the load generator (load_), bot_peak_rss_mb, workers_peak_rss_mb, rate_limits (whether the fake held the
-    bot to Discord's rate limits, as it does unless `--no-rate-limits`), throttled_429 (the 429s it answered),
-    invalid_requests (the 401/403/429 that count against Discord's budget of 10,000 in 10 minutes), and
+    bot to Discord's rate limits, as it does unless `--no-rate-limits`), global_requests_per_s (the bot's
+    requests that count against Discord's global limit of 50 a second: all but the answers to interactions),
+    throttled_429 (the 429s it answered), throttled_global and throttled_by_route (which of them), invalid_requests
+    (the 401/403/429 that count against Discord's budget of 10,000 in 10 minutes), and
     reference_ms: the CPU time of a fixed loop of pure Python on the bot's core, before and after the run
     (`bench.harness.REFERENCE_LOOP`), to tell a slower bot from a slower machine
 
@@ -53,6 +55,7 @@ from bench.harness import (  # noqa: E402
     Cores,
     Usage,
     describe_limits,
+    global_requests_since,
     launch_bot,
     median_of,
     own_cpu_seconds,
@@ -251,9 +254,10 @@ async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores
             before = Usage.of(process.pid)
             threads_before, load_before = thread_cpu_seconds(process.pid), own_cpu_seconds()
             uploads_before = watch.uploads()
-            start = time.perf_counter()
+            start, wall = time.perf_counter(), time.time()
             await asyncio.gather(*playing)
             elapsed = time.perf_counter() - start
+            global_requests = global_requests_since(fake, wall)
             after = Usage.of(process.pid)
             threads_after, load_after = thread_cpu_seconds(process.pid), own_cpu_seconds()
             uploads = watch.uploads() - uploads_before
@@ -281,6 +285,7 @@ async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores
             "lost_clicks": len(out["lost"]),
             "fake_errors": len(fake.errors),
             "rate_limits": limits is not None,
+            "global_requests_per_s": round(global_requests / elapsed, 1),
             "throttled_429": len(fake.rate_limiter.throttled),
             "throttled_global": sum(1 for a in fake.rate_limiter.throttled if a.scope == "global"),
             "throttled_by_route": throttled_by_route(fake),

@@ -310,6 +310,13 @@ def describe_limits(limits: Any) -> str:
             f"5 posts and 5 edits per 5 s in a channel)")
 
 
+def global_requests_since(fake: Any, since: float) -> int:
+    """How many of the bot's requests since `since` (unix time) count against Discord's global limit: every
+    API request but the interaction endpoints'."""
+    return sum(1 for a in fake.rate_limiter.answers if a.at >= since and a.path.startswith("/api/")
+               and "/interactions/" not in a.path and "/webhooks/" not in a.path)
+
+
 def throttled_by_route(fake: Any) -> str:
     """The 429s the fake answered, by method and the route's last named part (`POST messages: 3, …`; a text, so
     that the runs' medians take the first run's)."""
