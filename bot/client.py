@@ -22,7 +22,7 @@ from bot.face.i18n import CatalogueTranslator, lang_of
 from bot.face.publisher import Publisher
 from bot.face.replies import say
 from bot.monitor import status_line
-from bot.requests import GlobalPace, RequestCounts
+from bot.requests import GLOBAL_PACE, GlobalPace, RequestCounts
 from bot.requests import line as requests_line
 from bot.store import Store, StoreError
 from bot.table.book import Book
@@ -72,7 +72,10 @@ class TuristaBot(discord.AutoShardedClient):
         intents = discord.Intents.none()
         intents.guilds = True  # the guild cache gives each table its language; nothing privileged is needed
         self.requests = RequestCounts()  # Discord's answers, refusals and rate limits counted (`turista status`)
-        self.pace = GlobalPace()  # under Discord's global limit
+        # Under Discord's global limit, which counts every process of the bot together: a process running a part of
+        # the shards takes that part of it.
+        share = len(config.shards) / config.shard_count if config.shards and config.shard_count else 1.0
+        self.pace = GlobalPace(max(1, round(GLOBAL_PACE * share)))
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
                          http_trace=self.requests.trace(self.pace),
                          guild_ready_timeout=0.1 if config.local else 2.0,
