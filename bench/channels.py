@@ -21,7 +21,9 @@ Prints one JSON line per N (the medians of `--runs` runs):
     (the bot with its picture workers), bot_cpu_ms_per_interaction (the bot process),
     bot_loop_cpu_ms_per_interaction (its event loop's thread), cpu_ms_per_action,
     load_cpu_ms_per_interaction (the fake Discord and the people: the benchmark's own cost), bot_peak_rss_mb,
-    workers_peak_rss_mb, fake_errors (anything else a real Discord would have refused).
+    workers_peak_rss_mb, fake_errors (anything else a real Discord would have refused), rate_limits (whether the
+    fake held the bot to Discord's rate limits, as it does unless `--no-rate-limits`), throttled_429 (the 429s it
+    answered), invalid_requests (what counts against Discord's budget of 10,000 in 10 minutes).
 """
 
 from __future__ import annotations
@@ -46,17 +48,19 @@ from bench.harness import (  # noqa: E402
     ChannelWatch,
     Cores,
     Usage,
+    describe_limits,
     launch_bot,
     median_of,
     own_cpu_seconds,
     percentile,
     py_spy,
     thread_cpu_seconds,
+    throttled_by_route,
     workers_idle,
 )
 from bot.store import Store  # noqa: E402
 from devkit.world import bot_environment  # noqa: E402
-from fakediscord import FakeDiscord, FakeMessage, Reply  # noqa: E402
+from fakediscord import FakeDiscord, FakeMessage, RateLimits, Reply  # noqa: E402
 
 # When the fake Discord took each answer (its own clock, as the 3 s check uses): a person's client and the
 # benchmark's waiting add nothing to the figures.
@@ -189,8 +193,8 @@ class Channel(Table):
 
 
 async def one_run(channels: int, seconds: float, ramp: float, tmp: Path, cores: Cores, seed: int,
-                  profile: Path | None = None) -> dict[str, Any]:
-    async with FakeDiscord() as fake:
+                  profile: Path | None = None, limits: RateLimits | None = None) -> dict[str, Any]:
+    async with FakeDiscord(rate_limits=limits) as fake:
         guild = fake.add_guild("Bench", channels=tuple(f"mesa-{k}" for k in range(channels)))
         people = [[fake.add_user(f"p{k}a", guild), fake.add_user(f"p{k}b", guild)] for k in range(channels)]
         db = tmp / f"channels-{channels}-{time.monotonic_ns()}.db"
@@ -272,6 +276,11 @@ async def one_run(channels: int, seconds: float, ramp: float, tmp: Path, cores: 
             "bot_peak_rss_mb": round(after.bot_peak_mb, 1),
             "workers_peak_rss_mb": round(after.workers_peak_mb, 1),
             "fake_errors": len(errors) - len(late),
+            "rate_limits": limits is not None,
+            "throttled_429": len(fake.rate_limiter.throttled),
+            "throttled_global": sum(1 for a in fake.rate_limiter.throttled if a.scope == "global"),
+            "throttled_by_route": throttled_by_route(fake),
+            "invalid_requests": fake.rate_limiter.invalid_requests(),
         }
 
 
@@ -279,14 +288,16 @@ async def main_async(args: argparse.Namespace) -> None:
     cores = (Cores.parse(args.bot_cpus, args.load_cpus, args.workers_cpus) if args.bot_cpus
              else Cores() if args.no_pin else Cores.split())
     cores.pin_load()
-    print(f"# {cores.describe()}; {args.runs} run(s) per case, medians", file=sys.stderr)
+    limits = None if args.no_rate_limits else RateLimits()
+    print(f"# {cores.describe()}; {args.runs} run(s) per case, medians; {describe_limits(limits)}",
+          file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="turista-channels-") as folder:
         for channels in args.channels:
             runs = []
             for run in range(args.runs):
                 profile = args.profile if args.profile and run == 0 else None
                 runs.append(await one_run(channels, args.seconds, args.ramp, Path(folder), cores, args.seed + run,
-                                          profile))
+                                          profile, limits))
                 print(f"# {json.dumps(runs[-1])}", file=sys.stderr, flush=True)
             print(json.dumps(median_of(runs)), flush=True)
 
@@ -305,6 +316,8 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, default=None,
                         help="a folder: py-spy samples the bot and its workers once the tables are open (first run)")
     parser.add_argument("--no-pin", action="store_true", help="let the bot and the load share every core")
+    parser.add_argument("--no-rate-limits", action="store_true",
+                        help="the fake Discord without its rate limits (on by default, as Discord's), to compare")
     asyncio.run(main_async(parser.parse_args()))
 
 

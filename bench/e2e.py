@@ -18,9 +18,13 @@ medians, one JSON line per N:
     computer seats' moves included), herd_ack_ms and herd_board_ms {p50, max}, late_acks_over_1s (the
     burst's included), lost_clicks, fake_errors, CPU ms per interaction of the bot with its workers (cpu_),
     the bot process (bot_), its event loop thread alone (bot_loop_), its picture processes (workers_) and of
-    the load generator (load_), bot_peak_rss_mb, workers_peak_rss_mb, and reference_ms: the CPU time of a
-    fixed loop of pure Python on the bot's core, before and after the run (`bench.harness.REFERENCE_LOOP`), to
-    tell a slower bot from a slower machine
+    the load generator (load_), bot_peak_rss_mb, workers_peak_rss_mb, rate_limits (whether the fake held the
+    bot to Discord's rate limits, as it does unless `--no-rate-limits`), global_requests_per_s (the bot's
+    requests that count against Discord's global limit of 50 a second: all but the answers to interactions),
+    throttled_429 (the 429s it answered), throttled_global and throttled_by_route (which of them), invalid_requests
+    (the 401/403/429 that count against Discord's budget of 10,000 in 10 minutes), and
+    reference_ms: the CPU time of a fixed loop of pure Python on the bot's core, before and after the run
+    (`bench.harness.REFERENCE_LOOP`), to tell a slower bot from a slower machine
 
 and, with --restart, one line for a bot started on a database of that many open games: the time from the
 process start to the gateway connection (discord.py's own part), to the last click sent (the benchmark's own
@@ -50,6 +54,8 @@ from bench.harness import (  # noqa: E402
     ChannelWatch,
     Cores,
     Usage,
+    describe_limits,
+    global_requests_since,
     launch_bot,
     median_of,
     own_cpu_seconds,
@@ -57,13 +63,14 @@ from bench.harness import (  # noqa: E402
     py_spy,
     reference_ms,
     thread_cpu_seconds,
+    throttled_by_route,
     workers_idle,
 )
 from bot.face import ids  # noqa: E402
 from bot.store import Store  # noqa: E402
 from devkit.world import bot_environment  # noqa: E402
 from engine import State  # noqa: E402
-from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, RateLimits  # noqa: E402
 
 
 # -- one table ----------------------------------------------------------------------------------------------
@@ -215,8 +222,8 @@ async def _after(delay: float, then: Awaitable[None]) -> None:
 
 
 async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores: Cores,
-                    profile: Path | None) -> dict[str, Any]:
-    async with FakeDiscord() as fake:
+                    profile: Path | None, limits: RateLimits | None) -> dict[str, Any]:
+    async with FakeDiscord(rate_limits=limits) as fake:
         guild = fake.add_guild("Bench", channels=tuple(f"mesa-{k}" for k in range(games)))
         people = [[fake.add_user(f"p{k}a", guild), fake.add_user(f"p{k}b", guild)] for k in range(games)]
         db = tmp / f"load-{games}-{time.monotonic_ns()}.db"
@@ -247,9 +254,10 @@ async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores
             before = Usage.of(process.pid)
             threads_before, load_before = thread_cpu_seconds(process.pid), own_cpu_seconds()
             uploads_before = watch.uploads()
-            start = time.perf_counter()
+            start, wall = time.perf_counter(), time.time()
             await asyncio.gather(*playing)
             elapsed = time.perf_counter() - start
+            global_requests = global_requests_since(fake, wall)
             after = Usage.of(process.pid)
             threads_after, load_after = thread_cpu_seconds(process.pid), own_cpu_seconds()
             uploads = watch.uploads() - uploads_before
@@ -276,6 +284,12 @@ async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores
             "late_acks_over_1s": sum(1 for a in out["all_acks"] if a > 1.0),
             "lost_clicks": len(out["lost"]),
             "fake_errors": len(fake.errors),
+            "rate_limits": limits is not None,
+            "global_requests_per_s": round(global_requests / elapsed, 1),
+            "throttled_429": len(fake.rate_limiter.throttled),
+            "throttled_global": sum(1 for a in fake.rate_limiter.throttled if a.scope == "global"),
+            "throttled_by_route": throttled_by_route(fake),
+            "invalid_requests": fake.rate_limiter.invalid_requests(),
             "cpu_ms_per_interaction": round(bot_ms + workers_ms, 2),
             "bot_cpu_ms_per_interaction": round(bot_ms, 2),
             "workers_cpu_ms_per_interaction": round(workers_ms, 2),
@@ -287,8 +301,8 @@ async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores
         }
 
 
-async def restart_case(games: int, tmp: Path, cores: Cores) -> dict[str, Any]:
-    async with FakeDiscord() as fake:
+async def restart_case(games: int, tmp: Path, cores: Cores, limits: RateLimits | None) -> dict[str, Any]:
+    async with FakeDiscord(rate_limits=limits) as fake:
         guild = fake.add_guild("Bench", channels=tuple(f"mesa-{k}" for k in range(games)))
         users = [fake.add_user(f"u{k}", guild) for k in range(games)]
         db = tmp / f"restart-{time.monotonic_ns()}.db"
@@ -332,6 +346,8 @@ async def restart_case(games: int, tmp: Path, cores: Cores) -> dict[str, Any]:
             "after_connection_s": round(total - connected, 2),
             "clicks_sent_after_connection_s": round(forged - connected, 2),
             "answered": answered,
+            "rate_limits": limits is not None,
+            "throttled_429": len(fake.rate_limiter.throttled),
             "bot_peak_rss_mb": round(usage.bot_peak_mb, 1),
         }
 
@@ -340,20 +356,22 @@ async def main_async(args: argparse.Namespace) -> None:
     cores = (Cores.parse(args.bot_cpus, args.load_cpus, args.workers_cpus) if args.bot_cpus
              else Cores() if args.no_pin else Cores.split())
     cores.pin_load()
-    print(f"# {cores.describe()}; {args.runs} run(s) per case, medians", file=sys.stderr)
+    limits = None if args.no_rate_limits else RateLimits()
+    print(f"# {cores.describe()}; {args.runs} run(s) per case, medians; {describe_limits(limits)}",
+          file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="turista-e2e-") as folder:
         tmp = Path(folder)
         for games in args.games:
             runs = []
             for run in range(args.runs):
                 profile = args.profile if args.profile and run == 0 else None
-                runs.append(await load_case(games, args.seconds, args.stagger, tmp, cores, profile))
+                runs.append(await load_case(games, args.seconds, args.stagger, tmp, cores, profile, limits))
                 print(f"# {json.dumps(runs[-1])}", file=sys.stderr, flush=True)
             print(json.dumps(median_of(runs)), flush=True)
         if args.restart:
             runs = []
             for _ in range(args.runs):
-                runs.append(await restart_case(args.restart, tmp, cores))
+                runs.append(await restart_case(args.restart, tmp, cores, limits))
                 print(f"# {json.dumps(runs[-1])}", file=sys.stderr, flush=True)
             print(json.dumps(median_of(runs)), flush=True)
 
@@ -373,6 +391,8 @@ def main() -> None:
     parser.add_argument("--no-pin", action="store_true", help="let the bot and the load share every core")
     parser.add_argument("--profile", type=Path, default=None,
                         help="a folder: py-spy samples the bot and its workers during each case's first run")
+    parser.add_argument("--no-rate-limits", action="store_true",
+                        help="the fake Discord without its rate limits (on by default, as Discord's), to compare")
     asyncio.run(main_async(parser.parse_args()))
 
 

@@ -302,6 +302,34 @@ def py_spy(pid: int, seconds: float, output: Path, cores: Cores) -> subprocess.P
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pin)
 
 
+def describe_limits(limits: Any) -> str:
+    """What the benchmark's fake Discord holds the bot to, for the first line it prints (a `RateLimits` or None)."""
+    if limits is None:
+        return "no rate limits (--no-rate-limits)"
+    return (f"Discord's rate limits on (the fake's defaults: {limits.global_per_second} requests/s globally, "
+            f"5 posts and 5 edits per 5 s in a channel)")
+
+
+def global_requests_since(fake: Any, since: float) -> int:
+    """How many of the bot's requests since `since` (unix time) count against Discord's global limit: every
+    API request but the interaction endpoints'."""
+    return sum(1 for a in fake.rate_limiter.answers if a.at >= since and a.path.startswith("/api/")
+               and "/interactions/" not in a.path and "/webhooks/" not in a.path)
+
+
+def throttled_by_route(fake: Any) -> str:
+    """The 429s the fake answered, by method and the route's last named part (`POST messages: 3, …`; a text, so
+    that the runs' medians take the first run's)."""
+    import re
+    from collections import Counter
+
+    found: Counter[str] = Counter()
+    for answer in fake.rate_limiter.throttled:
+        words = [w for w in answer.path.split("/") if w and not re.fullmatch(r"\d+|[\w-]{40,}", w)]
+        found[f"{answer.method} {words[-1] if words else '?'}{' (global)' if answer.scope == 'global' else ''}"] += 1
+    return ", ".join(f"{route}: {count}" for route, count in found.most_common())
+
+
 def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Each number the median of the runs' (nested dicts too); other values from the first run."""
     import statistics

@@ -17,10 +17,13 @@ from discord import app_commands
 from bot import pictures, registration
 from bot.config import Config
 from bot.face import adapter
+from bot.face.edits import Edits
 from bot.face.i18n import CatalogueTranslator, lang_of
 from bot.face.publisher import Publisher
 from bot.face.replies import say
 from bot.monitor import status_line
+from bot.requests import GLOBAL_PACE, GlobalPace, RequestCounts
+from bot.requests import line as requests_line
 from bot.store import Store, StoreError
 from bot.table.book import Book
 from bot.table.lobby import Lobby
@@ -34,6 +37,7 @@ status_log = logging.getLogger("turista.status")
 # has threads of its own (`bot.table.storage`).
 WORKER_THREADS = 8
 PICTURES_READY_WITHIN = 5.0  # seconds the start waits at most for the picture workers (see `setup_hook`)
+REQUESTS_WRITTEN_EVERY = 15.0  # seconds between two writes of Discord's answer counts for `turista status`
 
 ComponentHandler = Callable[[discord.Interaction], Awaitable[None]]
 
@@ -67,7 +71,13 @@ class TuristaBot(discord.AutoShardedClient):
                  components: ComponentHandler) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # the guild cache gives each table its language; nothing privileged is needed
+        self.requests = RequestCounts()  # Discord's answers, refusals and rate limits counted (`turista status`)
+        # Under Discord's global limit, which counts every process of the bot together: a process running a part of
+        # the shards takes that part of it.
+        share = len(config.shards) / config.shard_count if config.shards and config.shard_count else 1.0
+        self.pace = GlobalPace(max(1, round(GLOBAL_PACE * share)))
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
+                         http_trace=self.requests.trace(self.pace),
                          guild_ready_timeout=0.1 if config.local else 2.0,
                          shard_count=config.shard_count,
                          shard_ids=list(config.shards) if config.shards is not None else None)
@@ -80,6 +90,8 @@ class TuristaBot(discord.AutoShardedClient):
         self.sessions: Sessions
         self.lobby: Lobby
         self.status_reports: asyncio.Task[None] | None = None
+        self.requests_written: asyncio.Task[None] | None = None
+        self.lobby_edits = Edits(self, "the lobbies")  # the lobby messages' edits, within Discord's rate limits
         self._resumed = False
 
     async def setup_hook(self) -> None:
@@ -118,6 +130,8 @@ class TuristaBot(discord.AutoShardedClient):
                         PICTURES_READY_WITHIN)
         if self.config.status_minutes > 0:
             self.status_reports = asyncio.create_task(self._report_status(), name="turista-status")
+        if self.config.cache:
+            self.requests_written = asyncio.create_task(self._write_requests(), name="turista-requests")
 
     async def _report_status(self) -> None:
         """The status line in the log every few minutes, for an admin's monitoring (`turista status`)."""
@@ -128,7 +142,24 @@ class TuristaBot(discord.AutoShardedClient):
             except StoreError as error:
                 status_log.warning("status unavailable: %s", error.code)
                 continue
-            status_log.info("%s", status_line(activity, time.time()))
+            status_log.info("%s; %s", status_line(activity, time.time()), requests_line(self.requests.snapshot()))
+
+    async def _write_requests(self) -> None:
+        """Discord's answer counts in the cache folder every few seconds while they change (`turista status`)."""
+        written = -1
+        while not self.is_closed():
+            if self.requests.answered != written:
+                written = self.requests.answered
+                self._requests_file()
+            await asyncio.sleep(REQUESTS_WRITTEN_EVERY)
+
+    def _requests_file(self) -> None:
+        assert self.config.cache
+        name = "shards-" + "-".join(map(str, self.config.shards)) if self.config.shards else ""
+        try:
+            self.requests.write(self.config.cache, name)
+        except OSError as error:
+            log.warning("could not write Discord's answer counts in %s: %s", self.config.cache, error)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         # Discord allows one IDENTIFY per 5 s (per concurrency bucket); a fake Discord on this machine has
@@ -182,9 +213,13 @@ class TuristaBot(discord.AutoShardedClient):
     async def close(self) -> None:
         if self.status_reports is not None:
             self.status_reports.cancel()
+        if self.requests_written is not None:
+            self.requests_written.cancel()
+            self._requests_file()
         sessions = getattr(self, "sessions", None)
         if sessions is not None:
             await sessions.close()
+        await self.lobby_edits.close()
         pictures.shutdown()
         await super().close()
         storage = getattr(self, "storage", None)

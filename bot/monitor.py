@@ -1,6 +1,7 @@
-"""`turista status`: how many games are open and how long ago the last one changed, for monitoring; and the
-slash commands' registration when Discord refused the last one (the bot then runs with the commands Discord had,
-or, with none, has stopped).
+"""`turista status`: how many games are open and how long ago the last one changed, for monitoring; how many
+of the bot's requests Discord refused (4xx) and throttled (429), as the running bot counts them
+(`bot.requests`); and the slash commands' registration when Discord refused the last one (the bot then runs
+with the commands Discord had, or, with none, has stopped).
 
 The running bot logs the games' line every `TURISTA_STATUS_MINUTES` minutes (`turista.status` logger).
 """
@@ -9,12 +10,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.config import load_env_file
+from bot import requests
+from bot.config import default_cache, load_env_file
 from bot.registration import REFUSED_EXIT
 from bot.store import Activity, RegistrationRow, Store, StoreError, default_path
 from bot.store.backend import is_url, shown
@@ -59,6 +62,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="How many games are open, and the last action's age.")
     parser.add_argument("--db", default=None,
                         help="a SQLite file or a postgresql:// URL (default: $TURISTA_DB or turista.db)")
+    parser.add_argument("--cache", default=None,
+                        help="the bot's cache folder, where it writes Discord's answer counts "
+                             "(default: $TURISTA_CACHE, else the bot's default)")
     parser.add_argument("--json", action="store_true", help="one JSON object, for monitoring scripts")
     return parser
 
@@ -79,6 +85,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.monitor")
         print(f"{shown_as}: {exc.code} {exc.params}", file=sys.stderr)
         return 2
     now = time.time()
+    cache = args.cache or os.environ.get("TURISTA_CACHE", "").strip() or default_cache()
+    counts = requests.read(cache)
     if args.json:
         last = activity.last_action
         commands = [{"application_id": str(r.application_id), "guild_id": str(r.guild_id) if r.guild_id else None,
@@ -86,11 +94,13 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.monitor")
                     for r in registrations]
         print(json.dumps({"database": shown_as, "lobbies": activity.lobbies, "playing": activity.playing,
                           "last_action": last, "last_action_age": None if last is None else round(now - last, 1),
-                          "commands": commands}))
+                          "commands": commands, "discord": counts}))
     else:
         print(f"{shown_as}: {status_line(activity, now)}")
         for row in registrations:
             print(registration_line(row, now))
+        for count in counts:
+            print(f"  {requests.line(count)} (counted {age(now - count['written'])} ago)")
     return 0
 
 

@@ -23,11 +23,15 @@ from .models import (
 )
 from .old_edits import OldEditLimit
 from .process import BotProcess, launch_module
+from .ratelimits import Bucket, RateLimiter, RateLimits
 from .replies import Reply
 from .server import FakeDiscord
 
 __all__ = [
     "BotProcess",
+    "Bucket",
+    "RateLimiter",
+    "RateLimits",
     "DiscordErrors",
     "capture_discord_errors",
     "launch_module",

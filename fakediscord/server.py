@@ -26,6 +26,8 @@ from .models import (
 )
 from .old_edits import OldEditLimit
 from .process import BotProcess, launch_module
+from .ratelimits import DEFAULT as DEFAULT_RATE_LIMITS
+from .ratelimits import RateLimiter, RateLimits
 from .replies import DEFERRED_CHANNEL_MESSAGE, Reply
 from .rest import RestApi
 from .spec import load_spec
@@ -59,11 +61,14 @@ class FakeDiscord:
         token: str | None = None,
         app_permissions: int = DEFAULT_APP_PERMISSIONS,
         heartbeat_interval: float = HEARTBEAT_INTERVAL_MS / 1000,
+        rate_limits: RateLimits | None = DEFAULT_RATE_LIMITS,
     ) -> None:
         """``port=0`` picks a free port. ``ack_deadline`` is Discord's 3 s; ``token``, if given, is the
         only bot token ``GET /users/@me`` accepts (others get 401, i.e. ``LoginFailure``).
         ``app_permissions`` is what the bot may do in every channel (``interaction.app_permissions``).
-        ``heartbeat_interval`` is the seconds between the client's heartbeats (Discord's 41.25 s)."""
+        ``heartbeat_interval`` is the seconds between the client's heartbeats (Discord's 41.25 s).
+        ``rate_limits``: Discord's rate limits the bot is held to (see `fakediscord.ratelimits`), None for none;
+        every answer is counted in :attr:`rate_limiter` either way."""
         self.host = host
         self.port = port
         self.state = State()
@@ -78,10 +83,12 @@ class FakeDiscord:
         self.rest = RestApi(self.state, token=token, app_permissions=app_permissions)
         self.interactions = InteractionFactory(self.state, ack_deadline=ack_deadline, app_permissions=app_permissions)
         self.faults = Faults()
+        self.rate_limiter = RateLimiter(rate_limits)
         # Bodies checked against Discord's spec (when it is there) after the faults a test injects.
         self.validation = BodyValidation(self.rest, load_spec())
         self.app = web.Application(client_max_size=64 * 1024 * 1024,
-                                   middlewares=[self.faults.middleware, self.validation.middleware])
+                                   middlewares=[self.rate_limiter.middleware, self.faults.middleware,
+                                                self.validation.middleware])
         self.app.router.add_get("/gateway", self.gateway.handle)
         self.app.add_routes(self.rest.routes())
         self._runner: web.AppRunner | None = None

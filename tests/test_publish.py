@@ -14,7 +14,7 @@ import discord
 import pytest
 from discord.http import Route
 
-from bot.face import attachments
+from bot.face import adapter, attachments
 from bot.face.publisher import Publisher, nonce
 from bot.store import GameRow, Store
 from bot.table.book import Book
@@ -137,6 +137,13 @@ def no_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(attachments, "board_file", picture)
     monkeypatch.setattr(attachments, "board_if_changed", picture)
     monkeypatch.setattr(attachments, "deed_file", picture)
+
+
+@pytest.fixture(autouse=True)
+def edits_through_the_channel(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The game's edits go out once, on the client's HTTP session (`bot.face.edits`); here they reach the channel
+    # as discord.py's own edits do (no rate-limit headers: a bucket that never runs out).
+    monkeypatch.setattr(adapter, "edit_message_once", adapter.edit_message)
 
 
 @pytest.fixture

@@ -21,12 +21,15 @@ release that changes these internals fails a test before it reaches a server.
   has 3 s in all, and an edit Discord limits (an old message, 30046) must not hold up the game's other edits
   in the channel: these two go out once, through the same HTTP session (`Interaction._session`, and the
   client's `HTTPClient.__session`), and a refusal comes back at once with the wait Discord asked for
-  (`Refused.retry_after`); the caller decides whether there is time to try again.
+  (`Refused.retry_after`); the caller decides whether there is time to try again. An edit hands back the
+  channel's bucket as the answer's headers tell it (`Limit`): the game's edits wait for it themselves, and a
+  waiting edit is replaced by a newer one rather than sent stale (`bot.face.edits`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -57,9 +60,26 @@ class Refused(discord.HTTPException):
             self.retry_after = 0.0
 
 
+@dataclass(frozen=True)
+class Limit:
+    """A route's rate limit as Discord's answer told it (`X-RateLimit-Remaining`, `X-RateLimit-Reset-After`)."""
+
+    remaining: int
+    reset_after: float
+
+
+def _limit(response: aiohttp.ClientResponse) -> Limit | None:
+    try:
+        return Limit(int(response.headers["X-RateLimit-Remaining"]),
+                     float(response.headers.get("X-RateLimit-Reset-After", 0)))
+    except (KeyError, ValueError):
+        return None
+
+
 async def _once(session: aiohttp.ClientSession, http: Any, method: str, url: str, *, within: float | None = None,
-                **kwargs: Any) -> None:
-    """One request, no retry; raises `Refused` for anything but a success, `TimeoutError` after `within` seconds."""
+                **kwargs: Any) -> Limit | None:
+    """One request, no retry; raises `Refused` for anything but a success, `TimeoutError` after `within` seconds.
+    Returns the route's rate limit as the answer told it, if it did."""
     if within is not None:
         kwargs["timeout"] = aiohttp.ClientTimeout(total=max(0.0, within))
     async with session.request(method, url, proxy=http.proxy, proxy_auth=http.proxy_auth, **kwargs) as response:
@@ -68,6 +88,7 @@ async def _once(session: aiohttp.ClientSession, http: Any, method: str, url: str
             if response.status in (403, 404):  # as discord.py raises them
                 raise (discord.Forbidden if response.status == 403 else discord.NotFound)(response, data)
             raise Refused(response, data)
+        return _limit(response)
 
 
 def lighter_clicks(client: discord.Client) -> None:
@@ -103,17 +124,18 @@ async def edit_message(client: discord.Client, channel_id: int, message_id: int,
         await client.http.request(route, **wire.body(params))
 
 
-async def edit_message_once(client: discord.Client, channel_id: int, message_id: int, fields: dict[str, Any]) -> None:
+async def edit_message_once(client: discord.Client, channel_id: int, message_id: int,
+                            fields: dict[str, Any]) -> Limit | None:
     """Edit a message as `edit_message` does, once: a refusal (a rate limit included) raises `Refused` at once
-    and holds up no other request."""
+    and holds up no other request. Returns the channel's edit limit as Discord's answer told it."""
     previous = client.allowed_mentions if "content" in fields else None
     route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=channel_id,
                   message_id=message_id)
     http = client.http
     headers = {"User-Agent": http.user_agent, "Authorization": f"Bot {http.token}"}
     with handle_message_parameters(previous_allowed_mentions=previous, **fields) as params:
-        await _once(http._HTTPClient__session, http, "PATCH", route.url, headers=headers,  # type: ignore[attr-defined]
-                    **wire.body(params))
+        return await _once(http._HTTPClient__session, http, "PATCH", route.url,  # type: ignore[attr-defined]
+                           headers=headers, **wire.body(params))
 
 
 def _callback_url(interaction: discord.Interaction) -> str:

@@ -28,6 +28,8 @@ import discord
 
 from bot.config import Config
 from bot.face import adapter, attachments, buttons, components, embeds, league, threads
+from bot.face.edits import RETRY_DELAYS, Edits
+from bot.face.forbidden import ChannelBackoff, Withheld
 from bot.face.i18n import t
 from bot.face.replies import ClickAnswer
 from bot.face.texts import seat_label
@@ -40,7 +42,6 @@ from engine import standings
 log = logging.getLogger("turista.game")
 T = TypeVar("T")
 
-RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)  # seconds between tries of a post or an edit Discord failed to answer
 ENDED_AUCTION = ("auction_won", "auction_unsold")
 ENDED_OFFER = ("trade_done", "trade_rejected", "trade_cancelled")
 LOBBY_EVERY = 60.0  # seconds between two updates of the game's state on its lobby message
@@ -51,7 +52,8 @@ OLD_MESSAGE = 3600.0
 LOBBY_EVERY_OLD = 600.0
 LOBBY_REFUSED_PAUSE = 3600.0
 # What showing may fail with, Discord (or the network) and the database, once the move is recorded.
-PUBLISH_ERRORS = (discord.HTTPException, StoreError, TimeoutError, aiohttp.ClientError, OSError)
+PUBLISH_ERRORS = (discord.HTTPException, StoreError, TimeoutError, aiohttp.ClientError, OSError, Withheld)
+SEND_ERRORS = (discord.HTTPException, aiohttp.ClientError, TimeoutError, Withheld)  # what a post may fail with
 Edit = Callable[[Table], Awaitable[dict[str, Any]]]
 
 
@@ -85,6 +87,9 @@ class Publisher:
         self.lobby_shown = 0.0  # when the lobby message last showed the game's state (monotonic)
         self.lobby_refused: float | None = None  # when Discord last refused to edit it as an old message (monotonic)
         self._background: set[asyncio.Task[None]] = set()  # lobby lines being shown, kept alive until they end
+        # The game's channel: left alone a while after a 403, and its edits kept within Discord's rate limits.
+        self.channel = ChannelBackoff(game)
+        self.edits = Edits(client, f"game {game}", forbidden=self.channel.refused)
 
     # -- the face ------------------------------------------------------------------------------------------
     async def show(self, table: Table, events: list[dict], click: object | None = None) -> None:
@@ -134,9 +139,9 @@ class Publisher:
             else components.NO_MENTIONS
         try:
             content, embed = embeds.notice(text)
-            await adapter.send_message(self.client, table.where, {"content": content, "embed": embed,
-                                                                   "allowed_mentions": mentions})
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            await self.channel.send(lambda: adapter.send_message(
+                self.client, table.where, {"content": content, "embed": embed, "allowed_mentions": mentions}))
+        except SEND_ERRORS as error:
             log.warning("game %d: could not post a notice (%s): %s", self.game, _short(error), text[:80])
 
     async def ended(self, table: Table, ended_by: str) -> None:
@@ -144,16 +149,19 @@ class Publisher:
         picture (the game itself has no winner)."""
         for row in list(self.book.messages.values()):
             if row.message_id is not None:
-                with contextlib.suppress(*PUBLISH_ERRORS):
-                    await adapter.edit_message(self.client, row.channel_id, row.message_id, {"view": None})
+                with contextlib.suppress(*PUBLISH_ERRORS):  # after an edit that waits, never overtaking it
+                    await self.channel.send(lambda r=row: self.edits.edit(  # type: ignore[misc]
+                        r.channel_id, r.message_id, {"view": None}, lambda: None))
         st = table.state
         await self._announce(table, t(table.lang, "over.ended", who=ended_by), standings(st))
         self._in_lobby(table, threads.result(table, ended_by), final=True)
 
     async def close(self) -> None:
-        """Let the lobby lines under way finish (the process stops, and its HTTP session with it)."""
+        """Let the lobby lines and the waiting edits under way finish (the process stops, and its HTTP session with
+        it)."""
         if self._background:
             await asyncio.wait(self._background)
+        await self.edits.close()
 
     # -- after a move -----------------------------------------------------------------------------------------
     async def _publish(self, table: Table, events: list[dict], answer: ClickAnswer | None) -> None:
@@ -175,8 +183,9 @@ class Publisher:
                 _, embed = embeds.table(st, table.seats, finished, table.lang, live=False, game=self.game,
                                         picture=False)
                 key = nonce(self.game, f"turn{number}", st.version, None)
-                await self._retrying(lambda e=embed, k=key: adapter.send_message(  # type: ignore[misc]
-                    self.client, table.where, {"embed": e, "nonce": k, "allowed_mentions": components.NO_MENTIONS}),
+                await self._retrying(lambda e=embed, k=key: self.channel.send(  # type: ignore[misc]
+                    lambda: adapter.send_message(self.client, table.where, {
+                        "embed": e, "nonce": k, "allowed_mentions": components.NO_MENTIONS})),
                     "post a finished turn")
             self.turn_events = turns[-1]
             self.narration.forget()
@@ -421,7 +430,9 @@ class Publisher:
         try:
             fields["embed"] = embeds.standings(st, head, rows, lang, picture=picture is not None, game=self.game,
                                                ratings=league.rating_lines(changes, st, lang))
-            await adapter.send_message(self.client, table.where, fields)
+            await self.channel.send(lambda: adapter.send_message(self.client, table.where, fields))
+        except Withheld as error:
+            log.warning("game %d: could not announce the result: %s", self.game, error)
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError):
             log.exception("game %d: could not announce the result", self.game)
 
@@ -460,7 +471,8 @@ class Publisher:
             await self._save(self.storage.intend_post, self.game, kind, where, version)
         key = nonce(self.game, kind, version, replaces)
         message_id = await self._retrying(
-            lambda: adapter.send_message(self.client, where, {"content": content, "nonce": key, **fields}),
+            lambda: self.channel.send(
+                lambda: adapter.send_message(self.client, where, {"content": content, "nonce": key, **fields})),
             f"post the {kind}", files=_files(fields))
         self.book.posted(kind, where, message_id, version)
         await self._save(self.storage.posted, self.game, kind, where, message_id, version)
@@ -475,22 +487,38 @@ class Publisher:
         row = self.book.messages[kind]
         message_id = row.message_id
         assert message_id is not None
+        version = table.state.version
+
+        def shown() -> None:  # now, or once a waiting edit went through, if the book still follows that message
+            if record and self.book.message_id(kind) == message_id:
+                self.book.shown(kind, version)
+
         try:
-            if not await self._answered_with(answer, message_id, fields):
-                await self._retrying(lambda: adapter.edit_message(self.client, row.channel_id, message_id, fields),
-                                     f"edit the {kind}", files=_files(fields, "attachments"))
+            if await self._answered_with(answer, message_id, fields):
+                shown()
+            else:
+                # Within the channel's rate limit: an edit that must wait does so in the background, and a newer
+                # one replaces it (`bot.face.edits`).
+                await self._retrying(
+                    lambda: self.channel.send(lambda: self.edits.edit(row.channel_id, message_id, fields, shown),
+                                              edit=True),
+                    f"edit the {kind}", files=_files(fields, "attachments"))
         except (discord.NotFound, discord.Forbidden) as error:
             why = "it was deleted" if isinstance(error, discord.NotFound) else "Discord refuses the edit"
             log.warning("game %d: the %s message %d cannot be edited (%s: %d %s); a new one replaces it",
                         self.game, kind, message_id, why, error.status, error.text or "")
             raise Gone from error
-        if record:
-            self.book.shown(kind, table.state.version)
 
     async def _answered_with(self, answer: ClickAnswer | None, message_id: int, fields: dict[str, Any]) -> bool:
         """Whether the edit of `message_id` went out as the answer to the click on it. If that answer fails,
         the edit is made the usual way (an answer that reached Discord only shows the same thing twice)."""
-        if answer is None or not answer.take(message_id):
+        if answer is None:
+            return False
+        if self.edits.busy(message_id):  # the answer would overtake an older edit that waits: it goes after it
+            if answer.message_id == message_id:
+                answer.defer()
+            return False
+        if not answer.take(message_id):
             return False
         try:
             await answer.update(fields)
@@ -553,4 +581,6 @@ def _files(fields: dict[str, Any], key: str = "file") -> list[discord.File]:
 def _short(error: BaseException) -> str:
     if isinstance(error, discord.HTTPException):
         return f"{error.status} {error.text or ''}".strip()
+    if isinstance(error, Withheld):
+        return str(error)
     return type(error).__name__ + (f": {error}" if str(error) else "")

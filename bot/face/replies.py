@@ -101,6 +101,11 @@ class ClickAnswer:
         self._timer.cancel()
         return True
 
+    def defer(self) -> None:
+        """Acknowledge the click now without its message's edit, which goes out the usual way (an older edit of that
+        message waits for Discord's rate limit: the answer must not overtake it)."""
+        self._defer_now()
+
     async def update(self, fields: dict[str, Any]) -> None:
         """Answer the click with the edit of its message (`fields` as for `InteractionResponse.edit_message`),
         without asking for the edited message back (`bot.face.adapter`). A refusal raises `discord.HTTPException`

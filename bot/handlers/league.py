@@ -158,7 +158,8 @@ async def replay(interaction: discord.Interaction, gid: int) -> None:
     started = time.monotonic()
     progress: list[tuple[int, int]] = []
     every = PROGRESS_EVERY * bot.config.time_scale
-    showing = asyncio.create_task(_show_progress(interaction, gid, progress, lang, every),
+    drawn = asyncio.Event()
+    showing = asyncio.create_task(_show_progress(interaction, gid, progress, lang, every, drawn),
                                   name=f"turista-replay-{gid}")
     try:
         file = await attachments.replay_file(bot.storage, gid, lang, progress=lambda *p: progress.append(p))
@@ -171,10 +172,11 @@ async def replay(interaction: discord.Interaction, gid: int) -> None:
     else:
         why = "no_replay"
     finally:
-        # An edit of the progress under way is let go before the picture's own edit, which must come last.
-        showing.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await showing
+        # An edit of the progress under way ends before the picture's own edit, which must come last. It is not
+        # cancelled: discord.py keeps the response's rate-limit lock for good if cancelled while it waits for
+        # Discord's bucket (`AsyncDeferredLock.__aexit__`), and the picture's edit would wait behind it forever.
+        drawn.set()
+        await showing
     if file is None:
         # The "thinking…" message was public: the refusal is for the person alone.
         with contextlib.suppress(discord.HTTPException):
@@ -187,12 +189,15 @@ async def replay(interaction: discord.Interaction, gid: int) -> None:
 
 
 async def _show_progress(interaction: discord.Interaction, gid: int, progress: list[tuple[int, int]],
-                         lang: str, every: float) -> None:
-    """Every few seconds, the answer shows how many frames are drawn (a replay asked while another is drawn
-    waits its turn, and says so)."""
+                         lang: str, every: float, drawn: asyncio.Event) -> None:
+    """Every few seconds until `drawn`, the answer shows how many frames are drawn (a replay asked while another
+    is drawn waits its turn, and says so)."""
     shown: tuple[int, int] | None = None
     while True:
-        await asyncio.sleep(every)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(drawn.wait(), every)
+        if drawn.is_set():
+            return
         now = progress[-1] if progress else (0, 0)
         if now == shown:
             continue

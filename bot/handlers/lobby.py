@@ -13,7 +13,7 @@ import discord
 
 from bot import pictures
 from bot.client import bot_of
-from bot.face import adapter, components, embeds, league, threads
+from bot.face import components, embeds, league, threads
 from bot.face.buttons import confirmation, lobby_view, settings_view
 from bot.face.i18n import lang_of, t
 from bot.face.replies import error_text, refuse, say
@@ -62,7 +62,12 @@ async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str |
     lang = bot.table_lang(interaction)
     embed, view = embeds.lobby(row, lang), lobby_view(row, lang)
     source = interaction.message
-    if source is not None and source.id == row.table_message_id:
+    on_lobby = source is not None and source.id == row.table_message_id
+    if on_lobby and bot.lobby_edits.busy(row.table_message_id or 0):
+        # An older edit of the lobby waits for Discord's rate limit: the answer must not overtake it.
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+    elif on_lobby:
         # A click on the lobby itself: the lobby is its answer.
         if not interaction.response.is_done():
             await interaction.response.edit_message(content=None, embed=embed, view=view,
@@ -75,9 +80,11 @@ async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str |
     if row.table_message_id is not None:
         try:
             # Once: an old lobby Discord will not edit any more (30046) must not keep the channel's lock for the
-            # waits discord.py would spend trying again.
-            await adapter.edit_message_once(bot, row.channel_id, row.table_message_id, {
-                "content": None, "embed": embed, "view": view, "allowed_mentions": components.NO_MENTIONS})
+            # waits discord.py would spend trying again; past the channel's rate limit the edit waits in the
+            # background, and a newer state of the lobby replaces it (`bot.face.edits`).
+            await bot.lobby_edits.edit(row.channel_id, row.table_message_id, {
+                "content": None, "embed": embed, "view": view, "allowed_mentions": components.NO_MENTIONS},
+                lambda: None)
         except discord.HTTPException as error:
             if not isinstance(error, discord.NotFound) and error.code != threads.OLD_MESSAGE_EDITS:
                 raise
@@ -101,8 +108,9 @@ async def close_lobby(interaction: discord.Interaction, row: GameRow, note: str)
         return
     if row.table_message_id is not None:
         with contextlib.suppress(discord.NotFound):
-            await adapter.edit_message_once(bot, row.channel_id, row.table_message_id, {
-                "content": None, "embed": embed, "view": None, "allowed_mentions": components.NO_MENTIONS})
+            await bot.lobby_edits.edit(row.channel_id, row.table_message_id, {
+                "content": None, "embed": embed, "view": None, "allowed_mentions": components.NO_MENTIONS},
+                lambda: None)
     # A click was answered by the lobby's edit; a command says so privately (`say` completes a "thinking…",
     # which would otherwise stay pending for good).
     if interaction.response.type != discord.InteractionResponseType.deferred_message_update:

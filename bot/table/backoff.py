@@ -14,6 +14,11 @@ LONGEST = 30.0  # never more than this between two tries
 LOG_EVERY = 60.0  # while it lasts, one warning a minute is enough
 
 
+def delay(failures: int, first: float = FIRST, longest: float = LONGEST) -> float:
+    """The wait after `failures` failures in a row: `first`, twice that, four times… never more than `longest`."""
+    return min(longest, first * 2 ** (max(1, failures) - 1))
+
+
 def transient(error: StoreError) -> bool:
     """A failure of the database itself, which may heal (as opposed to "this game is over")."""
     return error.code.startswith("db_")
@@ -35,12 +40,12 @@ class Backoff:
         if self.failures == 0:
             self.since = now
         self.failures += 1
-        delay = min(LONGEST, FIRST * 2 ** (self.failures - 1))
+        wait = delay(self.failures)
         if now - self._logged >= LOG_EVERY:
             self._logged = now
             self.log.warning("%s: the database does not take writes (%s, %s); trying again in %.1f s",
-                             self.what, error.code, error.params.get("detail", ""), delay)
-        return delay
+                             self.what, error.code, error.params.get("detail", ""), wait)
+        return wait
 
     def succeeded(self) -> None:
         """Note a success; says in the log that the trouble is over, if there was any."""

@@ -256,6 +256,9 @@ async def test_the_rematch_seats_everyone_and_refuses_a_second_table(world: Worl
 
 
 # -- the replay -----------------------------------------------------------------------------------------------
+READING = 0.7  # seconds a person takes to read the table before a click
+
+
 @pytest.mark.parametrize("bot_env", [{"TURISTA_TIME_SCALE": "0.05", "TURISTA_AUCTION_QUIET": "100"}])
 async def test_a_replay_of_a_150_turn_game_is_drawn_while_two_tables_play_on(world: World) -> None:
     """How quickly the boards come meanwhile is `bench/replay_load.py`'s to measure; here, that the tables are
@@ -272,13 +275,15 @@ async def test_a_replay_of_a_150_turn_game_is_drawn_while_two_tables_play_on(wor
     done = asyncio.Event()
 
     async def play(gid: int, channel: object) -> None:
-        """Click as the game asks, counting the clicks whose table came back while the replay was drawn, until
-        the replay is up (and a few clicks more)."""
+        """Click as the game asks, as people do (a moment to read the table first: clicking at once would spend
+        the channel's rate limit, and the tables would wait for Discord, not for the replay), counting the clicks
+        whose table came back while the replay was drawn, until the replay is up (and a few clicks more)."""
         after = 0
         while after < 3:
             st = await world.settled(gid, channel)  # type: ignore[arg-type]
             if st.phase == "over":
                 return
+            await asyncio.sleep(READING)
             await world.play_turn_step(gid, st, channel)  # type: ignore[arg-type]
             await world.settled(gid, channel)  # type: ignore[arg-type]
             meanwhile[gid] += drawing.is_set() and not done.is_set()

@@ -35,6 +35,16 @@ async def open_builder(world: World, gid: int, user: FakeUser, target: FakeUser)
     return picker.message
 
 
+
+async def newest_table(world: World, gid: int) -> FakeMessage:
+    """The table once it shows the game's newest version: commands in a row spend the channel's rate limit, and
+    the table's edit waits for it (a command's answer does not)."""
+    def shown() -> FakeMessage | None:
+        table = world.table()
+        return table if table is not None and world.version_of(table) == world.game(gid).version else None
+
+    return await world.fake.wait_for(shown, timeout=10, what="the table to show the newest version")
+
 async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     gid = await world.open_table(world.ana, [world.beto])
     await world.start(gid, world.ana)
@@ -178,8 +188,7 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     assert all(world.game(gid).state.level[i] == 0 for i in squares)
 
     # Mortgage… from the table's menu, then /unmortgage by its name with autocomplete.
-    table = world.table()
-    assert table is not None
+    table = await newest_table(world, gid)
     menu = await world.fake.click(me, table, world.custom_id_for(table, "menu", "mortgage"))
     await menu.wait()
     assert menu.message is not None
@@ -202,8 +211,7 @@ async def test_trades_then_build_sell_and_mortgage(world: World) -> None:
     answer = await world.slash(me, "mortgage", property=name)
     await answer.wait_message()
     assert world.game(gid).state.mortgaged[int(square)]
-    table = world.table()
-    assert table is not None
+    table = await newest_table(world, gid)
     menu = await world.fake.click(me, table, world.custom_id_for(table, "menu", "unmortgage"))
     await menu.wait()
     assert menu.ephemeral and menu.message is not None
