@@ -402,7 +402,7 @@ class Publisher:
         st, lang = table.state, table.lang
         fields: dict[str, Any] = {"allowed_mentions": components.NO_MENTIONS, "view": league.end_view(self.game, lang)}
         try:
-            picture = await attachments.summary_file(self.storage, self.game, lang)
+            picture = await attachments.summary_file(self.storage, self.game, lang, st)
         except Exception:  # the standings matter more than the chart
             log.exception("game %d: the summary picture failed", self.game)
             picture = None
