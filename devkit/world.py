@@ -330,7 +330,7 @@ class World:
 
 
 MENTIONS_ONLY = re.compile(r"(<@!?\d+>\s*)+")
-MENTION_FIRST = re.compile(r"<@!?\d+>\S*\s+\S")
+MENTION = re.compile(r"<@!?(\d+)>")
 
 
 def not_embeds(fake: FakeDiscord) -> list[str]:
@@ -343,7 +343,7 @@ def not_embeds(fake: FakeDiscord) -> list[str]:
         if message.author.id != fake.bot_user.id or message.ephemeral or message.loading:
             continue
         v2 = bool(message.flags & IS_COMPONENTS_V2)
-        if not message.embeds and not v2:
+        if not message.embeds and not v2 and not _plain_ping(message, message.content):
             problems.append(f"no embed: {message!r}")
         for payload in message.history:
             content = payload.get("content") or ""
@@ -365,8 +365,10 @@ def not_embeds(fake: FakeDiscord) -> list[str]:
 
 def _plain_ping(message: FakeMessage, content: str) -> bool:
     """A turn's ping beside a layout table (a mention in a Components V2 message notifies with an empty text):
-    a plain message that opens with the mention of the person it pings and says what for."""
-    return not message.embeds and not message.components and bool(MENTION_FIRST.match(content))
+    a plain message that pings the one person it mentions and says what for."""
+    mentioned = set(MENTION.findall(content))
+    return (not message.embeds and not message.components and len(mentioned) == 1
+            and set(map(str, message.pings().users)) == mentioned and bool(MENTION.sub("", content).strip(" ,.")))
 
 
 # The settings of a bot under test: no pause for computer seats, a fixed seed, pictures drawn in a thread of the

@@ -14,7 +14,7 @@ import discord
 import pytest
 from discord.http import Route
 
-from bot.face import attachments
+from bot.face import attachments, layout
 from bot.face.publisher import Publisher, nonce
 from bot.store import GameRow, Store
 from bot.table.book import Book
@@ -50,11 +50,12 @@ async def payload_of(body: Any) -> dict[str, Any]:
 
 @dataclass
 class Channel:
-    """Records the payloads of posts and edits (what discord.py's HTTP client is asked to send); `failures` are
-    raised, first to last, by the next requests."""
+    """Records the payloads of posts and edits (what discord.py's HTTP client is asked to send), a layout table's
+    ping (a plain message) apart from the posts; `failures` are raised, first to last, by the next requests."""
 
     id: int = CHANNEL
     posts: list[dict[str, Any]] = field(default_factory=list)
+    pings: list[dict[str, Any]] = field(default_factory=list)
     edits: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     failures: list[discord.HTTPException] = field(default_factory=list)
     by_nonce: dict[str, int] = field(default_factory=dict)
@@ -63,9 +64,12 @@ class Channel:
     async def request(self, route: Route, *, data: Any) -> dict[str, Any]:
         """discord.py's `HTTPClient.request`, for a post or an edit of a message of this channel."""
         assert route.channel_id == self.id
+        payload = await payload_of(data)
+        if route.method == "POST" and "embeds" not in payload and "components" not in payload:
+            self.pings.append(payload)  # never failed: the game does not wait on a ping
+            return {"id": "1"}
         if self.failures:
             raise self.failures.pop(0)
-        payload = await payload_of(data)
         if route.method == "PATCH":
             self.edits.append((int(route.url.rsplit("/", 1)[1]), payload))
             return {"id": route.url.rsplit("/", 1)[1]}
@@ -173,6 +177,20 @@ async def test_a_post_is_marked_before_and_recorded_after(host: Host) -> None:
     assert post["nonce"] == nonce(owner.gid, "table", version, None) and len(post["nonce"]) <= 25
     row = host.store.messages(owner.gid)["table"]
     assert (row.message_id, row.version, row.posting) == (1001, version, None)
+
+
+async def test_a_layout_table_comes_after_a_plain_ping_and_pings_nobody_itself(host: Host) -> None:
+    owner = a_game(host)
+    await owner.publisher.post_table(owner.table())
+    (post,) = host.channel.posts
+    if not layout.SUPPORTED:
+        assert post["embeds"] and not host.channel.pings
+        return
+    (ping,) = host.channel.pings
+    user = owner.table().user_of(owner.state.current)
+    assert ping["allowed_mentions"]["users"] == [user] and f"<@{user}>" in ping["content"]
+    assert post["flags"] & layout.IS_COMPONENTS_V2 and "content" not in post and "embeds" not in post
+    assert post["allowed_mentions"] == {"parse": []}
 
 
 async def test_a_new_turns_table_is_marked_with_the_action_that_starts_the_turn(

@@ -120,11 +120,11 @@ def _field(embed: discord.Embed, name: str, value: str, *, inline: bool = False)
 
 def _footer(embed: discord.Embed, state: State | str, game: int, lang: str) -> None:
     edition = state if isinstance(state, str) else state.edition
-    embed.set_footer(text=_footer_text(lang, edition, game))
+    embed.set_footer(text=footer_text(lang, edition, game))
 
 
 @functools.lru_cache(maxsize=4096)
-def _footer_text(lang: str, edition: str, game: int) -> str:
+def footer_text(lang: str, edition: str, game: int) -> str:
     """The same for every message of a game: worked out once (a table is edited after every move)."""
     return t(lang, "embed.footer", edition=text(lang, f"edition.{edition}.name"), id=game)
 
@@ -182,13 +182,19 @@ def pinged(state: State, seats: list[SeatRow]) -> int | None:
     return next((s.user_id for s in seats if s.seat == seat and s.user_id), None)
 
 
-def _acting_colour(state: State) -> discord.Colour:
+def acting_colour(state: State) -> discord.Colour:
     if state.phase == "over":
         return seat_colour(state.winner) if state.winner >= 0 else GREY
     acting = state.seat_to_act()
     if state.auction is not None and state.auction.bidder >= 0:
         return seat_colour(state.auction.bidder)
     return seat_colour(acting[0] if acting else state.current)
+
+
+def told(state: State, events: list[dict], lang: str, narration: Narration | None = None) -> list[str]:
+    """The sentences of the turn's events, in order (the turn's start is the header's)."""
+    shown = [e for e in in_order(events) if e["code"] != "turn_started"]
+    return narration.lines(shown, state, lang) if narration is not None else account(shown, state, lang)
 
 
 def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, live: bool, game: int = 0,
@@ -198,10 +204,8 @@ def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, 
     (`attachment://board.png`, the attachment the message carries or keeps). The content is the mention of
     the person to act, alone, so that it pings; None when nobody is."""
     header = texts.turn_header(state, events, lang)
-    shown = [e for e in in_order(events) if e["code"] != "turn_started"]
-    told = narration.lines(shown, state, lang) if narration is not None else account(shown, state, lang)
-    lines = [f"• {line}" for line in told]
-    embed = _embed(header, _acting_colour(state) if live or state.phase == "over" else GREY)
+    lines = [f"• {line}" for line in told(state, events, lang, narration)]
+    embed = _embed(header, acting_colour(state) if live or state.phase == "over" else GREY)
     prompt = texts.prompt(state, seats, lang) if live else ""
     # The account may take what the title, the prompt and the footer leave of the 6,000.
     budget = TOTAL_MAX - len(embed.title or "") - len(prompt) - 300

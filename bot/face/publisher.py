@@ -27,7 +27,7 @@ import aiohttp
 import discord
 
 from bot.config import Config
-from bot.face import adapter, attachments, buttons, components, embeds, league, threads
+from bot.face import adapter, attachments, buttons, components, embeds, layout, league, threads
 from bot.face.i18n import t
 from bot.face.replies import ClickAnswer
 from bot.face.texts import seat_label
@@ -36,6 +36,7 @@ from bot.table.book import Book
 from bot.table.face import Notice, NotShown, Table
 from bot.table.storage import Storage
 from engine import standings
+from words import alt
 
 log = logging.getLogger("turista.game")
 T = TypeVar("T")
@@ -85,6 +86,10 @@ class Publisher:
         self.lobby_shown = 0.0  # when the lobby message last showed the game's state (monotonic)
         self.lobby_refused: float | None = None  # when Discord last refused to edit it as an old message (monotonic)
         self._background: set[asyncio.Task[None]] = set()  # lobby lines being shown, kept alive until they end
+        # Discord refused to edit this game's table as a layout (discord-api-docs #7529): from then on its table is
+        # the classic embed table, in new messages (a layout cannot be edited into an embed).
+        self.healed = False
+        self.layouts: dict[int, bool] = {}  # table message -> whether this process posted it as a layout
 
     # -- the face ------------------------------------------------------------------------------------------
     async def show(self, table: Table, events: list[dict], click: object | None = None) -> None:
@@ -142,10 +147,11 @@ class Publisher:
     async def ended(self, table: Table, ended_by: str) -> None:
         """`/turista end`: no message keeps buttons, and the ranking as it stands is posted with the end-of-game
         picture (the game itself has no winner)."""
-        for row in list(self.book.messages.values()):
+        for kind, row in list(self.book.messages.items()):
             if row.message_id is not None:
                 with contextlib.suppress(*PUBLISH_ERRORS):
-                    await adapter.edit_message(self.client, row.channel_id, row.message_id, {"view": None})
+                    await adapter.edit_message(self.client, row.channel_id, row.message_id,
+                                               await self._closed(table, kind))
         st = table.state
         await self._announce(table, t(table.lang, "over.ended", who=ended_by), standings(st))
         self._in_lobby(table, threads.result(table, ended_by), final=True)
@@ -257,17 +263,56 @@ class Publisher:
                                        users=[discord.Object(u) for u in users if u][:1])
 
     # -- the table ---------------------------------------------------------------------------------------
+    def _layout(self, table: Table) -> bool:
+        """Whether this game's new table messages are layouts (`bot.face.layout`) rather than embeds: where
+        discord.py can send one, the table's house rules do not keep the classic table, and Discord has not
+        refused to edit one of this game's."""
+        return layout.SUPPORTED and not table.settings.classic_table and not self.healed
+
+    def _is_layout(self, table: Table, message_id: int | None) -> bool:
+        """Whether the table message `message_id` is a layout: as this process posted it, else as it would be
+        posted now (a restart; if that guess is wrong, Discord refuses the edit and a fresh table heals it)."""
+        if message_id is None:
+            return False
+        return self.layouts.get(message_id, layout.SUPPORTED and not table.settings.classic_table)
+
     async def post_table(self, table: Table) -> None:
         """A new table message showing the current version (the newest table is the live one)."""
         st = table.state
-        content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=st.phase != "over",
-                                      game=self.game, narration=self.narration)
+        live = st.phase != "over"
         view = buttons.table_view(self.game, st, table.lang)
         file = await attachments.board_file(st, table.lang, **self._picture_extras(table))
+        if self._layout(table):
+            # The turn's ping first, as a message of its own (a mention in a layout notifies with an empty text),
+            # so the table is the newest message of the channel.
+            await self._ping(table)
+            shown = layout.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,
+                                 alt=file.description or "", buttons=view, narration=self.narration)
+            await self._post(table, "table", None, {"view": shown, "file": file,
+                                                    "allowed_mentions": components.NO_MENTIONS},
+                             self._live_table_edit)
+            self.layouts[self.book.message_id("table") or 0] = True
+            return
+        content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=live,
+                                      game=self.game, narration=self.narration)
         kwargs: dict[str, Any] = {"embed": embed, "file": file, "allowed_mentions": self._mentions(table)}
         if view is not None:
             kwargs["view"] = view
         await self._post(table, "table", content, kwargs, self._live_table_edit)
+        self.layouts[self.book.message_id("table") or 0] = False
+
+    async def _ping(self, table: Table) -> None:
+        """The turn's ping beside a layout table: a plain message that mentions the person the game waits for and
+        says what for (nothing when it waits for a computer or for everyone); the game never waits on it."""
+        line = layout.ping(table.state, table.seats, table.lang)
+        if line is None:
+            return
+        key = nonce(self.game, "ping", table.state.version, None)
+        try:
+            await adapter.send_message(self.client, table.where, {"content": line, "nonce": key,
+                                                                   "allowed_mentions": self._mentions(table)})
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            log.warning("game %d: the turn's ping could not be posted (%s)", self.game, _short(error))
 
     def _picture_extras(self, table: Table) -> dict[str, Any]:
         """What the board shows beside the state: this turn's events and the minutes left of the game."""
@@ -279,6 +324,8 @@ class Publisher:
 
     async def _table_edit(self, table: Table, *, live: bool) -> dict[str, Any]:
         st = table.state
+        if self._is_layout(table, self.book.message_id("table")):
+            return await self._layout_edit(table, live=live)
         content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,
                                       narration=self.narration)
         view = buttons.table_view(self.game, st, table.lang) if live else None
@@ -292,11 +339,36 @@ class Publisher:
                 kwargs["attachments"] = [board]
         return kwargs
 
+    async def _layout_edit(self, table: Table, *, live: bool, picture: bool = True) -> dict[str, Any]:
+        """The edit of a layout table: never content or embeds (Discord refuses them with the flag), the board's
+        alt text in its gallery; the new board only when it changed (`picture`: when it may)."""
+        st = table.state
+        board = None
+        if picture and (live or st.phase == "over"):
+            board = await attachments.board_if_changed(st, table.lang, **self._picture_extras(table))
+        words = board.description if board is not None else alt.board(st, table.lang, self.turn_events)
+        view = buttons.table_view(self.game, st, table.lang) if live else None
+        kwargs: dict[str, Any] = {
+            "view": layout.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,
+                                 alt=words or "", buttons=view, narration=self.narration),
+            "allowed_mentions": components.NO_MENTIONS}
+        if board is not None:
+            kwargs["attachments"] = [board]
+        return kwargs
+
     async def _live_table_edit(self, table: Table) -> dict[str, Any]:
         return await self._table_edit(table, live=True)
 
+    async def _closed(self, table: Table, kind: str) -> dict[str, Any]:
+        """The edit that takes the buttons off a message of `kind` (a layout table keeps its layout: one without
+        components at all would be an empty message)."""
+        if kind == "table" and self._is_layout(table, self.book.message_id("table")):
+            return await self._layout_edit(table, live=False, picture=False)
+        return {"view": None}
+
     async def _show_table(self, table: Table, answer: ClickAnswer | None, *, live: bool) -> None:
-        """The table shows the current version; a table that cannot be edited is replaced by a fresh one."""
+        """The table shows the current version; a table that cannot be edited is replaced by a fresh one, and a
+        layout Discord refuses to edit by the classic embed table (`_heal`)."""
         if not self.book.editable("table"):
             if live:
                 await self.post_table(table)
@@ -306,6 +378,29 @@ class Publisher:
         except Gone:
             if live:
                 await self.post_table(table)
+        except discord.HTTPException as error:
+            if not await self._heal(table, error):
+                raise
+            await self.post_table(table)
+
+    async def _heal(self, table: Table, error: discord.HTTPException) -> bool:
+        """Whether `error` is Discord refusing to edit a layout table (a 400: it has been seen refusing an edit
+        that shows a new attachment in a Media Gallery, discord-api-docs #7529). If so, this game's table goes on
+        as the classic embed table in a new message (said once in the log); the refused table loses its buttons
+        if Discord lets it, else they only answer "outdated"."""
+        message_id = self.book.message_id("table")
+        if error.status != 400 or not self._is_layout(table, message_id):
+            return False
+        if not self.healed:
+            log.warning("game %d: Discord refused to edit the table as a layout (%s); the game goes on with the "
+                        "classic embed table", self.game, _short(error))
+        self.healed = True
+        row = self.book.messages["table"]
+        if message_id is not None:
+            with contextlib.suppress(*PUBLISH_ERRORS):
+                await adapter.edit_message(self.client, row.channel_id, message_id,
+                                           await self._layout_edit(table, live=False, picture=False))
+        return True
 
     async def _retire_table(self, table: Table, answer: ClickAnswer | None) -> None:
         """A new turn: the previous table keeps its account of the turn but loses its buttons. If that edit
@@ -317,9 +412,11 @@ class Publisher:
         except Gone:
             pass
         except Exception as error:
-            if not transient(error):
+            refused = isinstance(error, discord.HTTPException) and error.status == 400 \
+                and self._is_layout(table, self.book.message_id("table"))
+            if not transient(error) and not refused:
                 raise
-            log.warning("game %d: the previous table keeps its buttons (%s)", self.game, error)
+            log.warning("game %d: the previous table keeps its buttons (%s)", self.game, _short(error))
 
     # -- the auction -------------------------------------------------------------------------------------
     async def _auction_message(self, table: Table, events: list[dict], answer: ClickAnswer | None) -> None:
@@ -427,7 +524,7 @@ class Publisher:
         row = self.book.messages.get(kind)
         if not wanted:
             if row is not None:
-                await self._close(table, kind, {"view": None}, None)
+                await self._close(table, kind, await self._closed(table, kind), None)
             return
         if row is None or not self.book.editable(kind):
             if row is not None and row.posting is not None:
@@ -455,7 +552,8 @@ class Publisher:
             await self._save(self.storage.intend_post, self.game, kind, where, version)
         key = nonce(self.game, kind, version, replaces)
         message_id = await self._retrying(
-            lambda: adapter.send_message(self.client, where, {"content": content, "nonce": key, **fields}),
+            lambda: adapter.send_message(self.client, where, {**({} if content is None else {"content": content}),
+                                                              "nonce": key, **fields}),
             f"post the {kind}", files=_files(fields))
         self.book.posted(kind, where, message_id, version)
         await self._save(self.storage.posted, self.game, kind, where, message_id, version)

@@ -24,10 +24,12 @@ TOGGLES = (
     "auction_on_decline", "free_parking_pot", "double_rent_with_mortgaged", "trading_window", "club_loans",
     "staggered_start", "auction_only", "no_rent_in_jail", "random_order", "deal_titles",
     "doubles_roll_again", "three_doubles_jail", "mortgage_interest", "even_building", "thread", "rated_when_ended",
+    "classic_table",
 )
-# The bot's own switches (not engine rules) and their defaults: a thread per game, and the league's house rules
+# The bot's own switches (not engine rules) and their defaults: a thread per game, the table message as Discord's
+# new layout (the classic embed table for those who prefer it), and the league's house rules
 # (`bot.league.HOUSE_RULES`: a game its host ends is rated only if the table says so).
-BOT_SWITCHES = {"thread": True, **HOUSE_RULES}
+BOT_SWITCHES = {"thread": True, "classic_table": False, **HOUSE_RULES}
 NO_THREAD = ("no_thread_permission", "no_thread_error")  # why a game that was to have a thread has none
 ENDINGS = ("last", "bankruptcy2", "turns30", "turns60", "turns100")
 SETTING_KINDS = ("edition", "time_limit", "turn_timeout", "rules", "ending")  # what the lobby's selects change
@@ -77,6 +79,11 @@ class TableSettings:
     def thread(self) -> bool:
         """Whether the game is played in a thread of its own."""
         return bool(self.values.get("thread", BOT_SWITCHES["thread"]))
+
+    @property
+    def classic_table(self) -> bool:
+        """Whether the table message is the classic embed table rather than the layout (`bot.face.layout`)."""
+        return bool(self.values.get("classic_table", BOT_SWITCHES["classic_table"]))
 
     @property
     def no_thread(self) -> str:
