@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
-from bench.harness import launch_bot  # noqa: E402
+from bench.harness import keep_classic_table, launch_bot  # noqa: E402
 from bot.face import ids  # noqa: E402
 from devkit.world import bot_environment  # noqa: E402
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
@@ -83,18 +83,6 @@ async def play(fake: FakeDiscord, channel: FakeChannel, people: dict[int, FakeUs
     raise SystemExit("the game never reached that turn")
 
 
-async def classic(fake: FakeDiscord, host: FakeUser, channel: FakeChannel, lobby: FakeMessage) -> None:
-    """The host keeps the classic embed table: the house rules' select, with the rules on so far and that one."""
-    reply = await fake.slash(host, channel, "turista settings")
-    await reply
-    settings = await reply.wait_message(lambda m: bool(m.components), timeout=15)
-    rules = next(c for c in settings.all_components() if str(c.get("custom_id", "")).endswith(":set:rules"))
-    chosen = [o["value"] for o in rules["options"] if o.get("default")] + ["classic_table"]
-    await (await fake.select(host, settings, rules["custom_id"], chosen))
-    await fake.wait_for(lambda: "Classic table" in lobby.text or "Mesa clásica" in lobby.text, 10,
-                        "the classic table to be chosen")
-
-
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", choices=sorted(LOCALES), default="en")
@@ -124,7 +112,7 @@ async def main() -> None:
                 await (await fake.click(ana, lobby, verbs(lobby)["addbot"]))
                 await fake.wait_for(lambda: "(3/6)" in lobby.text, 10, "the computer to sit down")
                 if opts.classic:
-                    await classic(fake, ana, channel, lobby)
+                    await keep_classic_table(fake, ana, channel, lobby)
                 await (await fake.click(ana, lobby, verbs(lobby)["start"]))
                 table = await play(fake, channel, {ana.id: ana, beto.id: beto}, opts.turns)
             finally:

@@ -10,6 +10,7 @@ oldest sentences of the turn, so the text always keeps the decision and every pl
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Protocol
 
 from engine import BANK, State, edition_of, load, standings
@@ -99,25 +100,39 @@ def decision(state: State, lang: str) -> str:
     return _t(lang, "decide.roll", state, who=who)
 
 
-def _titles(state: State, seat: int) -> list[int]:
-    return [i for i, owner in enumerate(state.owner) if owner == seat]
+@cache
+def _square_names(edition: str, lang: str) -> tuple[tuple[str, str], ...]:
+    """Each square's name, and its name as a mortgaged title: an edit of the table tells every title again."""
+    ed = load(edition)
+    out = []
+    for sq in ed.squares:
+        name = square_name(edition, sq.index, lang)
+        out.append((str(name), text(lang, "alt.mortgaged", variant=edition, square=name)))
+    return tuple(out)
 
 
-def _player(state: State, seat: int, lang: str, names: int | None) -> str:
+def _titles(state: State) -> dict[int, list[int]]:
+    """Each seat's titles, in the board's order."""
+    owned: dict[int, list[int]] = {}
+    for square, owner in enumerate(state.owner):
+        if owner >= 0:
+            owned.setdefault(owner, []).append(square)
+    return owned
+
+
+def _player(state: State, seat: int, owned: list[int], lang: str, names: int | None) -> str:
     """One player: cash, where the token stands, the number of titles and up to `names` of their names
     (None: all of them)."""
     person = state.seats[seat]
     name = person.name + (_t(lang, "computer") if person.computer else "")
     if person.out:
         return _t(lang, "player_out", state, name=name)
-    owned = _titles(state, seat)
-    where = square_name(state.edition, person.pos, lang)
+    squares = _square_names(state.edition, lang)
     line = _t(lang, "player_jailed" if person.jailed else "player", state, name=name, cash=_cash(state, person.cash),
-              square=where, count=len(owned))
+              square=squares[person.pos][0], count=len(owned))
     shown = owned if names is None else owned[:names]
     if shown:
-        listed = [_t(lang, "mortgaged", state, square=square_name(state.edition, i, lang)) if state.mortgaged[i]
-                  else square_name(state.edition, i, lang) for i in shown]
+        listed = [squares[i][1] if state.mortgaged[i] else squares[i][0] for i in shown]
         if len(shown) < len(owned):
             listed.append(_t(lang, "more", state, count=len(owned) - len(shown)))
         line = f"{line[:-1]}: {listing(lang, listed)}."
@@ -131,10 +146,11 @@ def board(state: State, lang: str, events: Sequence[dict] = ()) -> str:
     decide = decision(state, lang)
     seats = [s for s in state.order if s < len(state.seats)] or list(range(len(state.seats)))
     told = [sentence(line) for line in account([e for e in events if e["code"] != "turn_started"], state, lang)]
-    most = max((len(_titles(state, s)) for s in seats), default=0)
+    owned = _titles(state)
+    most = max((len(owned.get(s, ())) for s in seats), default=0)
     # The names of the titles give way first, a few at a time, then the oldest sentences of the turn.
     for names in (None, *range(min(most, 8), -1, -1)):
-        players = [_player(state, s, lang, names) for s in seats]
+        players = [_player(state, s, owned.get(s, []), lang, names) for s in seats]
         base = _join([head, decide, *players])
         if len(base) > MAX and names != 0:
             continue
