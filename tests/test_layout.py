@@ -124,3 +124,26 @@ def test_the_layout_is_what_discord_pys_layout_view_makes() -> None:
         for part in ours.to_components():
             theirs.add_item(_ui(part))
         assert theirs.to_components() == ours.to_components()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("edition", available())
+def test_an_auction_as_a_layout(edition: str, lang: str) -> None:
+    st = busy_state(edition)
+    assert st.auction is not None
+    words = alt.deed(edition, st.auction.square, st, lang)
+    for shown in (layout.auction(st, lang, 30, game=7, alt=words, buttons=buttons.auction_view(7, st, lang)),
+                  layout.auction_result(st, [{"code": "auction_won", "seat": 1, "item": "title",
+                                              "square": st.auction.square, "amount": 5000}], lang, game=7,
+                                        alt=words)):
+        assert shown.count() <= layout.MAX_COMPONENTS and shown.text_length() <= layout.MAX_TEXT
+        rows = [c for c in shown.walk() if c["type"] == layout.ACTION_ROW]
+        assert all(len(r["components"]) <= layout.BUTTONS_PER_ROW for r in rows)
+        (gallery,) = [c for c in shown.walk() if c["type"] == layout.MEDIA_GALLERY]
+        assert gallery["items"][0] == {"media": {"url": f"attachment://{embeds.DEED}"}, "description": words,
+                                       "spoiler": False}
+        with handle_message_parameters(view=shown, allowed_mentions=components.NO_MENTIONS) as params:
+            assert limits.check_message(params.payload or {}) == []
+    bids = [ids.parse(c["custom_id"]).verb for c in layout.auction(
+        st, lang, 30, game=7, alt=words, buttons=buttons.auction_view(7, st, lang)).walk() if "custom_id" in c]
+    assert {"bid", "bid_custom", "pass_bid"} <= set(bids)

@@ -173,19 +173,20 @@ def _lift_buttons(game: int, state: State, lang: str) -> list[dict]:
     return items
 
 
-def auction_view(game: int, state: State, lang: str) -> discord.ui.View | None:
+def auction_view(game: int, state: State, lang: str) -> components.Rows | None:
+    """An open auction's buttons: a bid of each of the edition's steps, another amount, withdraw."""
     au = state.auction
     if au is None:
         return None
     v = state.version
     base = max(au.bid, au.minimum - 1)
     items = [
-        components.button(game, v, "bid", f"+{cash(state, step)}", arg=base + step, style=Style.primary)
+        components.button_json(game, v, "bid", f"+{cash(state, step)}", arg=base + step, style=Style.primary)
         for step in edition_of(state).economy.bid_steps
     ]
-    items.append(components.button(game, v, "bid_custom", t(lang, "button.bid_custom"), emoji="✏️"))
-    items.append(components.button(game, v, "pass_bid", t(lang, "button.pass_bid"), style=Style.danger))
-    return components.view(*items)
+    items.append(components.button_json(game, v, "bid_custom", t(lang, "button.bid_custom"), emoji="✏️"))
+    items.append(components.button_json(game, v, "pass_bid", t(lang, "button.pass_bid"), style=Style.danger))
+    return components.Rows(*items)
 
 
 def trade_view(game: int, state: State, lang: str) -> discord.ui.View | None:

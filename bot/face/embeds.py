@@ -245,35 +245,53 @@ def lobby_of(game: int, host_id: int, seats: list[SeatRow], settings: TableSetti
 
 
 # -- auctions -----------------------------------------------------------------------------------------
-def auction(state: State, lang: str, quiet: float, *, game: int = 0) -> discord.Embed:
-    """An open auction: the deed as the picture, the highest bid, who is still in, the quiet period."""
+Field = tuple[str, str, bool]  # an embed field: name, value, inline
+
+
+def auction_parts(state: State, lang: str, quiet: float) -> tuple[str, discord.Colour, str, list[Field]]:
+    """An open auction's words, as the embed and the layout (`bot.face.layout.auction`) show them: the title,
+    the colour (the highest bidder's), the quiet period and the fields (highest bid, list price, who bids)."""
     au = state.auction
     assert au is not None
     name = square_name(state.edition, au.square, lang)
     title = t(lang, f"auction.title.{au.item}", variant=state.edition, square=name)
     colour = seat_colour(au.bidder) if au.bidder >= 0 else NEUTRAL
-    embed = _embed(title, colour, t(lang, "auction.quiet", seconds=int(quiet)))
     if au.bidder >= 0:
         highest = f"**{texts.cash(state, au.bid)}** · {texts.seat_label(state, au.bidder)}"
     else:
         highest = t(lang, "auction.no_bids", minimum=texts.cash(state, max(au.minimum, 1)))
-    _field(embed, t(lang, "embed.highest"), highest, inline=True)
+    fields: list[Field] = [(t(lang, "embed.highest"), highest, True)]
     if au.item == "title":
-        _field(embed, t(lang, "embed.list_price"), texts.cash(state, edition_of(state).squares[au.square].price),
-               inline=True)
-    _field(embed, t(lang, "embed.bidding"), "\n".join(texts.seat_label(state, s) for s in au.active) or "—")
+        fields.append((t(lang, "embed.list_price"),
+                       texts.cash(state, edition_of(state).squares[au.square].price), True))
+    fields.append((t(lang, "embed.bidding"), "\n".join(texts.seat_label(state, s) for s in au.active) or "—", False))
+    return title, colour, t(lang, "auction.quiet", seconds=int(quiet)), fields
+
+
+def auction(state: State, lang: str, quiet: float, *, game: int = 0) -> discord.Embed:
+    """An open auction: the deed as the picture, the highest bid, who is still in, the quiet period."""
+    title, colour, description, fields = auction_parts(state, lang, quiet)
+    embed = _embed(title, colour, description)
+    for name, value, inline in fields:
+        _field(embed, name, value, inline=inline)
     embed.set_image(url=f"attachment://{DEED}")
     if game:
         _footer(embed, state, game, lang)
     return embed
 
 
-def auction_result(state: State, result: list[dict], lang: str, *, game: int = 0) -> discord.Embed:
-    """A closed auction: who won it and for how much, or that nobody bid; the deed stays its picture."""
+def auction_result_parts(state: State, result: list[dict], lang: str) -> tuple[str, discord.Colour, str]:
+    """A closed auction's words: the title, the colour (the winner's) and who won it for how much."""
     won = next((e for e in result if e["code"] == "auction_won"), None)
     colour = seat_colour(won["seat"]) if won else GREY
     lines = account(result, state, lang)
-    embed = _embed(t(lang, "auction.closed"), colour, "\n".join(lines) or t(lang, "auction.closed"))
+    return t(lang, "auction.closed"), colour, "\n".join(lines) or t(lang, "auction.closed")
+
+
+def auction_result(state: State, result: list[dict], lang: str, *, game: int = 0) -> discord.Embed:
+    """A closed auction: who won it and for how much, or that nobody bid; the deed stays its picture."""
+    title, colour, description = auction_result_parts(state, result, lang)
+    embed = _embed(title, colour, description)
     embed.set_image(url=f"attachment://{DEED}")
     if game:
         _footer(embed, state, game, lang)

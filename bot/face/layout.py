@@ -1,4 +1,5 @@
-"""The table message as Discord's Components V2 layout (message flag IS_COMPONENTS_V2): pure functions of the game.
+"""The table message, and an auction's, as Discord's Components V2 layout (message flag IS_COMPONENTS_V2): pure
+functions of the game.
 
 An embed's picture is fitted into 400 × 300 on a desktop, where no square's name can be read; a Media Gallery shows
 its picture at the message's full width, with alt text. So the table is one Container: the turn's header and
@@ -139,6 +140,35 @@ def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, 
         parts.append(text(footer))
     accent = embeds.acting_colour(state) if live or state.phase == "over" else embeds.GREY
     return Layout(container(parts, accent))
+
+
+def auction(state: State, lang: str, quiet: float, *, game: int, alt: str,
+            buttons: components.Rows | None) -> Layout:
+    """An open auction as a layout: its title and quiet period, the highest bid, the list price and who bids, the
+    deed in a gallery (`attachment://deed.png`, with `alt`), the bids' buttons in rows of four, the footer.
+    `buttons` None: the same without buttons (the auction is over, with no result to tell)."""
+    title, colour, quiet_line, fields = embeds.auction_parts(state, lang, quiet)
+    lines = [f"**{embeds.plain(name)}**: {value}" if inline else f"**{embeds.plain(name)}**\n{value}"
+             for name, value, inline in fields]
+    parts = [text("### " + embeds.plain(title)), text("\n".join([quiet_line, *lines])[:MAX_TEXT - 400]),
+             gallery(embeds.DEED, alt)]
+    if buttons is not None:
+        parts.extend(rows(buttons.buttons))
+    if game:
+        parts.append(text(f"-# {embeds.footer_text(lang, state.edition, game)}"))
+    return Layout(container(parts, colour))
+
+
+def auction_result(state: State, result: list[dict], lang: str, *, game: int, alt: str) -> Layout:
+    """A closed auction as a layout: who won it and for how much, or that nobody bid; the deed stays shown."""
+    title, colour, told = embeds.auction_result_parts(state, result, lang)
+    parts = [text("### " + embeds.plain(title))]
+    if told != title:
+        parts.append(text(told[:MAX_TEXT - 400]))
+    parts.append(gallery(embeds.DEED, alt))
+    if game:
+        parts.append(text(f"-# {embeds.footer_text(lang, state.edition, game)}"))
+    return Layout(container(parts, colour))
 
 
 def ping(state: State, seats: list[SeatRow], lang: str) -> str | None:

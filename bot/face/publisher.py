@@ -89,7 +89,8 @@ class Publisher:
         # Discord refused to edit this game's table as a layout (discord-api-docs #7529): from then on its table is
         # the classic embed table, in new messages (a layout cannot be edited into an embed).
         self.healed = False
-        self.layouts: dict[int, bool] = {}  # table message -> whether this process posted it as a layout
+        self.layouts: dict[int, bool] = {}  # a table or auction message -> whether this process posted it as a layout
+        self.auction_square: int | None = None  # the title of the auction message, told by its alt text
 
     # -- the face ------------------------------------------------------------------------------------------
     async def show(self, table: Table, events: list[dict], click: object | None = None) -> None:
@@ -359,11 +360,19 @@ class Publisher:
     async def _live_table_edit(self, table: Table) -> dict[str, Any]:
         return await self._table_edit(table, live=True)
 
-    async def _closed(self, table: Table, kind: str) -> dict[str, Any]:
-        """The edit that takes the buttons off a message of `kind` (a layout table keeps its layout: one without
-        components at all would be an empty message)."""
-        if kind == "table" and self._is_layout(table, self.book.message_id("table")):
+    async def _closed(self, table: Table, kind: str, result: list[dict] | None = None) -> dict[str, Any]:
+        """The edit that takes the buttons off a message of `kind` (a layout keeps its layout: one without
+        components at all would be an empty message); for an auction, with its `result` if it has one."""
+        if not self._is_layout(table, self.book.message_id(kind)):
+            return {"view": None}
+        if kind == "table":
             return await self._layout_edit(table, live=False, picture=False)
+        if kind == "auction":
+            st = table.state
+            square = result[0]["square"] if result else self.auction_square
+            words = alt.deed(st.edition, square, st, table.lang) if square is not None else ""
+            return {"view": layout.auction_result(st, result or [], table.lang, game=self.game, alt=words),
+                    "allowed_mentions": components.NO_MENTIONS}
         return {"view": None}
 
     async def _show_table(self, table: Table, answer: ClickAnswer | None, *, live: bool) -> None:
@@ -425,7 +434,9 @@ class Publisher:
         if "auction" in self.book.messages and (ended or st.auction is None):
             # The last result is this message's; a queued auction may already be open.
             edit: dict[str, Any] = {"view": None, "allowed_mentions": components.NO_MENTIONS}
-            if ended:
+            if self._is_layout(table, self.book.message_id("auction")):
+                edit = await self._closed(table, "auction", ended[:1])
+            elif ended:
                 edit["content"] = None
                 edit["embed"] = embeds.auction_result(st, ended[:1], table.lang, game=self.game)
             await self._close(table, "auction", edit, answer)
@@ -443,14 +454,28 @@ class Publisher:
     async def _post_auction(self, table: Table) -> None:
         st = table.state
         assert st.auction is not None
-        embed = embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game)
         file = await attachments.deed_file(st.edition, st.auction.square, st, table.lang)
-        await self._post(table, "auction", None, {"embed": embed, "file": file,
-                                                  "view": buttons.auction_view(self.game, st, table.lang),
-                                                  "allowed_mentions": components.NO_MENTIONS}, self._auction_edit)
+        self.auction_square = st.auction.square
+        if self._layout(table):
+            fields: dict[str, Any] = {"view": self._auction_layout(table), "file": file}
+        else:
+            fields = {"embed": embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game),
+                      "file": file, "view": buttons.auction_view(self.game, st, table.lang)}
+        await self._post(table, "auction", None, {**fields, "allowed_mentions": components.NO_MENTIONS},
+                         self._auction_edit)
+        self.layouts[self.book.message_id("auction") or 0] = "embed" not in fields
+
+    def _auction_layout(self, table: Table) -> layout.Layout:
+        st = table.state
+        assert st.auction is not None
+        return layout.auction(st, table.lang, self.config.auction_quiet, game=self.game,
+                              alt=alt.deed(st.edition, st.auction.square, st, table.lang),
+                              buttons=buttons.auction_view(self.game, st, table.lang))
 
     async def _auction_edit(self, table: Table) -> dict[str, Any]:
         st = table.state
+        if self._is_layout(table, self.book.message_id("auction")):
+            return {"view": self._auction_layout(table), "allowed_mentions": components.NO_MENTIONS}
         return {"content": None, "embed": embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game),
                 "view": buttons.auction_view(self.game, st, table.lang), "allowed_mentions": components.NO_MENTIONS}
 
