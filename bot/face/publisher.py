@@ -91,6 +91,7 @@ class Publisher:
         self.healed = False
         self.layouts: dict[int, bool] = {}  # a table or auction message -> whether this process posted it as a layout
         self.auction_square: int | None = None  # the title of the auction message, told by its alt text
+        self.alts: dict[int, str] = {}  # a layout table -> the alt text of the board it shows
 
     # -- the face ------------------------------------------------------------------------------------------
     async def show(self, table: Table, events: list[dict], click: object | None = None) -> None:
@@ -292,7 +293,9 @@ class Publisher:
             await self._post(table, "table", None, {"view": shown, "file": file,
                                                     "allowed_mentions": components.NO_MENTIONS},
                              self._live_table_edit)
-            self.layouts[self.book.message_id("table") or 0] = True
+            posted = self.book.message_id("table") or 0
+            self.layouts[posted] = True
+            self.alts[posted] = file.description or ""
             return
         content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=live,
                                       game=self.game, narration=self.narration)
@@ -347,7 +350,12 @@ class Publisher:
         board = None
         if picture and (live or st.phase == "over"):
             board = await attachments.board_if_changed(st, table.lang, **self._picture_extras(table))
-        words = board.description if board is not None else alt.board(st, table.lang, self.turn_events)
+        # The gallery's alt text is the board's it shows: the new one's, else the one the message keeps.
+        message_id = self.book.message_id("table") or 0
+        words = board.description if board is not None else self.alts.get(message_id)
+        if words is None:
+            words = alt.board(st, table.lang, self.turn_events)
+        self.alts[message_id] = words or ""
         view = buttons.table_view(self.game, st, table.lang) if live else None
         kwargs: dict[str, Any] = {
             "view": layout.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,

@@ -35,6 +35,9 @@ async def test_the_table_is_a_layout_with_the_board_at_full_width_and_a_ping(wor
     after = await world.settled(gid)
     live = world.table()
     assert live is not None and live.flags & IS_COMPONENTS_V2 and world.version_of(live) == after.version
+    # The gallery's words are those of the picture the message shows.
+    assert _gallery(live)["items"][0]["description"] == live.attachments[0].description
+    assert _gallery(table)["items"][0]["description"] == table.attachments[0].description
     assert table.flags & IS_COMPONENTS_V2, "a layout stays a layout"
 
 
