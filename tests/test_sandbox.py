@@ -141,12 +141,12 @@ as Beto
 /turista join
 as Ana
 1.5
-3.1
-3.2
-4.4
+4.1
+4.2
+5.4
 12000
 as Beto
-4.5
+5.5
 """
 
 
@@ -158,7 +158,7 @@ def test_a_recorded_session_replays_exactly_by_button_numbers(tmp_path: Path) ->
     code, typed = sandbox(tmp_path, "--out", "typed", "--record", str(record), stdin=RECORDED)
     assert code == 0, typed
     assert record.read_text() == RECORDED  # form answers included
-    assert "[4.4] Otra cantidad…" in typed and "Ana gana la subasta" in typed, typed
+    assert "[5.4] Otra cantidad…" in typed and "Ana gana la subasta" in typed, typed
     code, replayed = sandbox(tmp_path, "--out", "replayed", "--script", str(record))
     assert code == 0, replayed
     assert "\n? " not in typed + replayed
@@ -188,17 +188,18 @@ def test_private_panels_are_printed_after_each_choice(tmp_path: Path) -> None:
     rules = panel("elige 2.3 Sin tiempo", 2)
     assert "Sin tiempo por decisión" in rules and "Tiempo por decisión: 120 s" not in rules.split("[2.1]")[0]
     assert "Reglas: Repartir 2 títulos al inicio" in panel("elige 2.4 Repartir", 2)
-    mortgage = panel("elige 5.1 valencia", 5)  # "valencia" names Ronda de Valencia: a word of it is enough
+    # Message 4 is the turn's ping, 5 the table (a layout).
+    mortgage = panel("elige 6.1 valencia", 6)  # "valencia" names Ronda de Valencia: a word of it is enough
     assert "Ana hipoteca Ronda de Valencia" in mortgage
-    assert "[5.1] ▾ ¿Qué título hipotecas?: Plaza Lavapiés" in mortgage  # no longer offers what it mortgaged
-    assert "Ana levanta la hipoteca de Ronda de Valencia" in panel("elige 6.1 valencia", 6)
-    build = panel("elige 7.1 valencia", 7)
+    assert "[6.1] ▾ ¿Qué título hipotecas?: Plaza Lavapiés" in mortgage  # no longer offers what it mortgaged
+    assert "Ana levanta la hipoteca de Ronda de Valencia" in panel("elige 7.1 valencia", 7)
+    build = panel("elige 8.1 valencia", 8)
     assert "Ana construye en Ronda de Valencia" in build and "Café: 1 casa en cada título" not in build
-    assert "Trato con Beto" in panel("elige 8.1 Beto", 8)
-    assert "Pides: Paseo de la Castellana" in panel("elige 8.2 castellana", 8)
-    assert "La partida se terminó por decisión de Ana." in panel("Sí, terminar la partida", 9)
+    assert "Trato con Beto" in panel("elige 9.1 Beto", 9)
+    assert "Pides: Paseo de la Castellana" in panel("elige 9.2 castellana", 9)
+    assert "La partida se terminó por decisión de Ana." in panel("Sí, terminar la partida", 10)
     # Controls are numbered row by row as they are on screen.
-    assert "   [4.1] Terminar turno\n   [4.2] Construir…  [4.3] Hipotecar…" in printed
+    assert "   [5.1] Terminar turno\n   [5.2] Construir…  [5.3] Hipotecar…" in printed
 
 
 PANELS = """\
@@ -212,14 +213,14 @@ as Ana
 Empezar
 Tirar
 Hipotecar…
-elige 5.1 valencia
-Levantar hipoteca…
 elige 6.1 valencia
-Construir…
+Levantar hipoteca…
 elige 7.1 valencia
+Construir…
+elige 8.1 valencia
 Tratos…
-elige 8.1 Beto
-elige 8.2 castellana
+elige 9.1 Beto
+elige 9.2 castellana
 /turista end
 Sí, terminar la partida
 /quit
