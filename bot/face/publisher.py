@@ -272,11 +272,24 @@ class Publisher:
         return layout.SUPPORTED and not table.settings.classic_table and not self.healed
 
     def _is_layout(self, table: Table, message_id: int | None) -> bool:
-        """Whether the table message `message_id` is a layout: as this process posted it, else as it would be
-        posted now (a restart; if that guess is wrong, Discord refuses the edit and a fresh table heals it)."""
+        """Whether the message `message_id` (a table, an auction) is a layout: as this process posted it, else as
+        it would be posted now (a restart; if that guess is wrong, Discord refuses the edit and a fresh table heals
+        it)."""
         if message_id is None:
             return False
         return self.layouts.get(message_id, layout.SUPPORTED and not table.settings.classic_table)
+
+    def _posted(self, kind: str, is_layout: bool, words: str | None = None) -> None:
+        """Note what the new message of `kind` is (and the alt text of the board a table shows); forget what was
+        noted of messages the game no longer follows."""
+        message_id = self.book.message_id(kind) or 0
+        self.layouts[message_id] = is_layout
+        if words is not None:
+            self.alts[message_id] = words
+        followed = {row.message_id for row in self.book.messages.values()}
+        for noted in (self.layouts, self.alts):
+            for old in [m for m in noted if m not in followed]:
+                del noted[old]
 
     async def post_table(self, table: Table) -> None:
         """A new table message showing the current version (the newest table is the live one)."""
@@ -293,9 +306,7 @@ class Publisher:
             await self._post(table, "table", None, {"view": shown, "file": file,
                                                     "allowed_mentions": components.NO_MENTIONS},
                              self._live_table_edit)
-            posted = self.book.message_id("table") or 0
-            self.layouts[posted] = True
-            self.alts[posted] = file.description or ""
+            self._posted("table", True, file.description or "")
             return
         content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=live,
                                       game=self.game, narration=self.narration)
@@ -303,7 +314,7 @@ class Publisher:
         if view is not None:
             kwargs["view"] = view
         await self._post(table, "table", content, kwargs, self._live_table_edit)
-        self.layouts[self.book.message_id("table") or 0] = False
+        self._posted("table", False)
 
     async def _ping(self, table: Table) -> None:
         """The turn's ping beside a layout table: a plain message that mentions the person the game waits for and
@@ -355,7 +366,8 @@ class Publisher:
         words = board.description if board is not None else self.alts.get(message_id)
         if words is None:
             words = alt.board(st, table.lang, self.turn_events)
-        self.alts[message_id] = words or ""
+        if message_id in self.layouts:
+            self.alts[message_id] = words or ""
         view = buttons.table_view(self.game, st, table.lang) if live else None
         kwargs: dict[str, Any] = {
             "view": layout.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,
@@ -471,7 +483,7 @@ class Publisher:
                       "file": file, "view": buttons.auction_view(self.game, st, table.lang)}
         await self._post(table, "auction", None, {**fields, "allowed_mentions": components.NO_MENTIONS},
                          self._auction_edit)
-        self.layouts[self.book.message_id("auction") or 0] = "embed" not in fields
+        self._posted("auction", "embed" not in fields)
 
     def _auction_layout(self, table: Table) -> layout.Layout:
         st = table.state
