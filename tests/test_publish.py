@@ -317,3 +317,21 @@ async def test_the_lobby_of_a_long_game_tells_its_state_less_often(host: Host,
     assert not progress(old, module.LOBBY_EVERY_OLD + 1) and not progress(young, module.LOBBY_EVERY + 1)
     owner.publisher.lobby_refused = time.monotonic() - module.LOBBY_REFUSED_PAUSE - 1
     assert progress(old, module.LOBBY_EVERY_OLD + 1)
+
+
+async def test_a_layout_discord_refuses_to_edit_at_a_start_gives_way_to_the_classic_table(
+        host: Host, caplog: pytest.LogCaptureFixture) -> None:
+    if not layout.SUPPORTED:
+        pytest.skip("discord.py before 2.6 has no LayoutView")
+    owner = a_game(host)
+    host.store.posted(owner.gid, "table", CHANNEL, 77, owner.state.version - 1)
+    # The table's edit, and the edit that would take its buttons off, refused as discord-api-docs #7529 reports.
+    host.channel.failures += [http_error(400), http_error(400)]
+    restored = owner_of(host, owner.gid)
+    await restored.restore()
+    assert [m for m, _ in host.channel.edits] == []
+    (post,) = host.channel.posts
+    assert post["embeds"] and not post.get("flags", 0) & layout.IS_COMPONENTS_V2
+    assert host.store.messages(owner.gid)["table"].message_id == 1001
+    assert caplog.text.count("Discord refused to edit the table as a layout") == 1
+    assert restored.publisher.healed

@@ -581,6 +581,10 @@ class Publisher:
                 await self._edit(table, kind, await edit(table), None)
             except Gone:
                 await post(table)
+            except discord.HTTPException as error:
+                if kind != "table" or not await self._heal(table, error):
+                    raise
+                await post(table)
 
     # -- posting and editing, recorded in the store ----------------------------------------------------
     async def _post(self, table: Table, kind: str, content: str | None, fields: dict[str, Any], edit: Edit) -> None:
