@@ -147,3 +147,23 @@ def test_an_auction_as_a_layout(edition: str, lang: str) -> None:
     bids = [ids.parse(c["custom_id"]).verb for c in layout.auction(
         st, lang, 30, game=7, alt=words, buttons=buttons.auction_view(7, st, lang)).walk() if "custom_id" in c]
     assert {"bid", "bid_custom", "pass_bid"} <= set(bids)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_offer_as_a_layout(lang: str) -> None:
+    st = busy_state("turismundo")
+    st.trade = engine.Trade(proposer=0, target=2, give=engine.Offer(titles=(1,), cash=500),
+                            take=engine.Offer(cash=1000))
+    seats = _seats(st)
+    live = layout.offer(st, seats, lang, game=7, buttons=buttons.trade_view(7, st, lang))
+    over = layout.offer_outcome(st, [{"code": "trade_rejected", "seat": 2, "target": 0}], lang, game=7)
+    for shown in (live, over):
+        assert shown.count() <= layout.MAX_COMPONENTS and shown.text_length() <= layout.MAX_TEXT
+        with handle_message_parameters(view=shown, allowed_mentions=components.NO_MENTIONS) as params:
+            assert limits.check_message(params.payload or {}) == []
+    verbs = [ids.parse(c["custom_id"]).verb for c in live.walk() if "custom_id" in c]
+    assert verbs == ["accept_trade", "reject_trade", "counter", "cancel_trade"]
+    assert not [c for c in over.walk() if "custom_id" in c]
+    ping = layout.offer_ping(st, seats, lang)
+    mention = f"<@{seats[2].user_id}>"
+    assert ping is not None and mention in ping and "<@" not in ping.replace(mention, "")

@@ -189,15 +189,16 @@ def auction_view(game: int, state: State, lang: str) -> components.Rows | None:
     return components.Rows(*items)
 
 
-def trade_view(game: int, state: State, lang: str) -> discord.ui.View | None:
+def trade_view(game: int, state: State, lang: str) -> components.Rows | None:
+    """An offer's buttons: accept, reject, counter, cancel."""
     if state.trade is None:
         return None
     v = state.version
-    return components.view(
-        components.button(game, v, "accept_trade", t(lang, "button.accept"), style=Style.success, emoji="✅"),
-        components.button(game, v, "reject_trade", t(lang, "button.reject"), style=Style.danger, emoji="✖️"),
-        components.button(game, v, "counter", t(lang, "button.counter"), emoji="🔁"),
-        components.button(game, v, "cancel_trade", t(lang, "button.cancel_trade")),
+    return components.Rows(
+        components.button_json(game, v, "accept_trade", t(lang, "button.accept"), style=Style.success, emoji="✅"),
+        components.button_json(game, v, "reject_trade", t(lang, "button.reject"), style=Style.danger, emoji="✖️"),
+        components.button_json(game, v, "counter", t(lang, "button.counter"), emoji="🔁"),
+        components.button_json(game, v, "cancel_trade", t(lang, "button.cancel_trade")),
     )
 
 

@@ -299,39 +299,63 @@ def auction_result(state: State, result: list[dict], lang: str, *, game: int = 0
 
 
 # -- trades -------------------------------------------------------------------------------------------
+def trade_parts(state: State, seats: list[SeatRow], lang: str) -> tuple[str, discord.Colour, str, list[Field]]:
+    """An offer's words, as the embed and the layout (`bot.face.layout.offer`) show them: the title, the colour
+    (the proposer's), who must answer (their mention) and both sides."""
+    tr = state.trade
+    assert tr is not None
+    proposer, target = texts.seat_label(state, tr.proposer), texts.seat_label(state, tr.target)
+    fields: list[Field] = [
+        (t(lang, "embed.gives", seat=proposer),
+         texts.offer_text(state, tr.give.titles, tr.give.cash, len(tr.give.cards), lang), True),
+        (t(lang, "embed.gives", seat=target),
+         texts.offer_text(state, tr.take.titles, tr.take.cash, len(tr.take.cards), lang), True),
+    ]
+    return (t(lang, "trade.title", proposer=proposer, target=target), seat_colour(tr.proposer),
+            t(lang, "trade.answer", who=texts.mention(seats, tr.target) or target), fields)
+
+
 def trade(state: State, seats: list[SeatRow], lang: str, *, game: int = 0) -> tuple[str | None, discord.Embed]:
     """An offer on the table: both sides as fields; the content pings the person who must answer."""
     tr = state.trade
     assert tr is not None
-    proposer, target = texts.seat_label(state, tr.proposer), texts.seat_label(state, tr.target)
-    embed = _embed(t(lang, "trade.title", proposer=proposer, target=target), seat_colour(tr.proposer),
-                   t(lang, "trade.answer", who=texts.mention(seats, tr.target) or target))
-    _field(embed, t(lang, "embed.gives", seat=proposer),
-           texts.offer_text(state, tr.give.titles, tr.give.cash, len(tr.give.cards), lang), inline=True)
-    _field(embed, t(lang, "embed.gives", seat=target),
-           texts.offer_text(state, tr.take.titles, tr.take.cash, len(tr.take.cards), lang), inline=True)
+    title, colour, answer, fields = trade_parts(state, seats, lang)
+    embed = _embed(title, colour, answer)
+    for name, value, inline in fields:
+        _field(embed, name, value, inline=inline)
     if game:
         _footer(embed, state, game, lang)
     user = next((s.user_id for s in seats if s.seat == tr.target and s.user_id), None)
     return (f"<@{user}>" if user else None), embed
 
 
-def trade_outcome(state: State, outcome: list[dict], lang: str, *, game: int = 0,
-                  countered: bool = False) -> discord.Embed:
-    """The offer's message once it is settled, rejected (`countered`: to make an offer of one's own) or cancelled:
-    what happened, and for a settled trade what moved each way."""
+def trade_outcome_parts(state: State, outcome: list[dict], lang: str, *,
+                        countered: bool = False) -> tuple[str, discord.Colour, str, list[Field]]:
+    """A settled, rejected or cancelled offer's words: the title, the colour, what happened and, for a settled
+    trade, what moved each way."""
     done = next((e for e in outcome if e["code"] == "trade_done"), None)
     codes = {e["code"] for e in outcome}
     colour = GREEN if done else GREY if countered else RED if "trade_rejected" in codes else GREY
     key = ("embed.trade_done" if done else "embed.trade_countered" if countered
            else "embed.trade_rejected" if "trade_rejected" in codes else "embed.trade_off")
     lines = [describe(e, state, lang) for e in outcome]
-    embed = _embed(t(lang, key), colour, "\n".join(line for line in lines if line) or t(lang, "trade.closed"))
+    fields: list[Field] = []
     if done is not None and "give" in done:
         for seat, side in ((done["seat"], done.get("give") or {}), (done["target"], done.get("take") or {})):
-            _field(embed, t(lang, "embed.gives", seat=texts.seat_label(state, seat)),
-                   texts.offer_text(state, side.get("titles", ()), side.get("cash", 0), len(side.get("cards", ())),
-                                    lang), inline=True)
+            fields.append((t(lang, "embed.gives", seat=texts.seat_label(state, seat)),
+                           texts.offer_text(state, side.get("titles", ()), side.get("cash", 0),
+                                            len(side.get("cards", ())), lang), True))
+    return t(lang, key), colour, "\n".join(line for line in lines if line) or t(lang, "trade.closed"), fields
+
+
+def trade_outcome(state: State, outcome: list[dict], lang: str, *, game: int = 0,
+                  countered: bool = False) -> discord.Embed:
+    """The offer's message once it is settled, rejected (`countered`: to make an offer of one's own) or cancelled:
+    what happened, and for a settled trade what moved each way."""
+    title, colour, told_, fields = trade_outcome_parts(state, outcome, lang, countered=countered)
+    embed = _embed(title, colour, told_)
+    for name, value, inline in fields:
+        _field(embed, name, value, inline=inline)
     if game:
         _footer(embed, state, game, lang)
     return embed

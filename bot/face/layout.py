@@ -1,5 +1,5 @@
-"""The table message, and an auction's, as Discord's Components V2 layout (message flag IS_COMPONENTS_V2): pure
-functions of the game.
+"""The table message, an auction's and a trade offer's, as Discord's Components V2 layout (message flag
+IS_COMPONENTS_V2): pure functions of the game.
 
 An embed's picture is fitted into 400 × 300 on a desktop, where no square's name can be read; a Media Gallery shows
 its picture at the message's full width, with alt text. So the table is one Container: the turn's header and
@@ -148,9 +148,7 @@ def auction(state: State, lang: str, quiet: float, *, game: int, alt: str,
     deed in a gallery (`attachment://deed.png`, with `alt`), the bids' buttons in rows of four, the footer.
     `buttons` None: the same without buttons (the auction is over, with no result to tell)."""
     title, colour, quiet_line, fields = embeds.auction_parts(state, lang, quiet)
-    lines = [f"**{embeds.plain(name)}**: {value}" if inline else f"**{embeds.plain(name)}**\n{value}"
-             for name, value, inline in fields]
-    parts = [text("### " + embeds.plain(title)), text("\n".join([quiet_line, *lines])[:MAX_TEXT - 400]),
+    parts = [text("### " + embeds.plain(title)), text("\n".join([quiet_line, _fields(fields)])[:MAX_TEXT - 400]),
              gallery(embeds.DEED, alt)]
     if buttons is not None:
         parts.extend(rows(buttons.buttons))
@@ -169,6 +167,46 @@ def auction_result(state: State, result: list[dict], lang: str, *, game: int, al
     if game:
         parts.append(text(f"-# {embeds.footer_text(lang, state.edition, game)}"))
     return Layout(container(parts, colour))
+
+
+def _fields(fields: list[embeds.Field]) -> str:
+    return "\n".join(f"**{embeds.plain(name)}**: {value}" if inline else f"**{embeds.plain(name)}**\n{value}"
+                     for name, value, inline in fields)
+
+
+def offer(state: State, seats: list[SeatRow], lang: str, *, game: int, buttons: components.Rows | None) -> Layout:
+    """A trade offer as a layout: who offers what to whom and who must answer, the answers' buttons, the footer
+    (the person who must answer is pinged by a plain message of its own: `offer_ping`)."""
+    title, colour, answer, fields = embeds.trade_parts(state, seats, lang)
+    parts = [text("### " + embeds.plain(title)), text("\n".join([answer, _fields(fields)])[:MAX_TEXT - 400])]
+    if buttons is not None:
+        parts.extend(rows(buttons.buttons))
+    if game:
+        parts.append(text(f"-# {embeds.footer_text(lang, state.edition, game)}"))
+    return Layout(container(parts, colour))
+
+
+def offer_outcome(state: State, outcome: list[dict], lang: str, *, game: int, countered: bool = False) -> Layout:
+    """An offer once settled, rejected or cancelled, as a layout: what happened, and what moved each way."""
+    title, colour, told, fields = embeds.trade_outcome_parts(state, outcome, lang, countered=countered)
+    body = "\n".join(part for part in (told, _fields(fields)) if part)
+    parts = [text("### " + embeds.plain(title)), text(body[:MAX_TEXT - 400])]
+    if game:
+        parts.append(text(f"-# {embeds.footer_text(lang, state.edition, game)}"))
+    return Layout(container(parts, colour))
+
+
+def offer_ping(state: State, seats: list[SeatRow], lang: str) -> str | None:
+    """The ping beside a layout offer: the person who must answer, and what they are asked (None for a
+    computer)."""
+    tr = state.trade
+    if tr is None:
+        return None
+    user = next((s.user_id for s in seats if s.seat == tr.target and s.user_id), None)
+    if user is None:
+        return None
+    title, _, answer, _ = embeds.trade_parts(state, seats, lang)
+    return f"{embeds.plain(title)} · {answer}"[: components.MAX_CONTENT]
 
 
 def ping(state: State, seats: list[SeatRow], lang: str) -> str | None:

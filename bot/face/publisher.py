@@ -89,7 +89,7 @@ class Publisher:
         # Discord refused to edit this game's table as a layout (discord-api-docs #7529): from then on its table is
         # the classic embed table, in new messages (a layout cannot be edited into an embed).
         self.healed = False
-        self.layouts: dict[int, bool] = {}  # a table or auction message -> whether this process posted it as a layout
+        self.layouts: dict[int, bool] = {}  # a table, auction or offer -> whether this process posted it as a layout
         self.auction_square: int | None = None  # the title of the auction message, told by its alt text
         self.alts: dict[int, str] = {}  # a layout table -> the alt text of the board it shows
 
@@ -393,6 +393,11 @@ class Publisher:
             words = alt.deed(st.edition, square, st, table.lang) if square is not None else ""
             return {"view": layout.auction_result(st, result or [], table.lang, game=self.game, alt=words),
                     "allowed_mentions": components.NO_MENTIONS}
+        if kind == "offer":
+            st = table.state
+            shown = layout.offer(st, table.seats, table.lang, game=self.game, buttons=None) if st.trade is not None \
+                else layout.offer_outcome(st, [], table.lang, game=self.game)
+            return {"view": shown, "allowed_mentions": components.NO_MENTIONS}
         return {"view": None}
 
     async def _show_table(self, table: Table, answer: ClickAnswer | None, *, live: bool) -> None:
@@ -506,10 +511,13 @@ class Publisher:
         if "offer" in self.book.messages and (codes & set(ENDED_OFFER) or st.trade is None):
             outcome = [e for e in events if e["code"] in ENDED_OFFER]
             countered = "trade_rejected" in codes and "trade_proposed" in codes
-            await self._close(table, "offer", {
-                "content": None, "embed": embeds.trade_outcome(st, outcome, table.lang, game=self.game,
-                                                               countered=countered),
-                "view": None, "allowed_mentions": components.NO_MENTIONS}, answer)
+            if self._is_layout(table, self.book.message_id("offer")):
+                closing: dict[str, Any] = {
+                    "view": layout.offer_outcome(st, outcome, table.lang, game=self.game, countered=countered)}
+            else:
+                closing = {"content": None, "view": None,
+                           "embed": embeds.trade_outcome(st, outcome, table.lang, game=self.game, countered=countered)}
+            await self._close(table, "offer", {**closing, "allowed_mentions": components.NO_MENTIONS}, answer)
         if st.trade is None:
             return
         if self.book.editable("offer") and "trade_proposed" not in codes:
@@ -526,13 +534,34 @@ class Publisher:
         target = table.user_of(st.trade.target)
         mentions = discord.AllowedMentions(everyone=False, roles=False,
                                            users=[discord.Object(target)] if target else False)
+        if self._layout(table):
+            # As for the table: the person who must answer is pinged by a plain message of its own, just before.
+            line = layout.offer_ping(st, table.seats, table.lang)
+            if line is not None:
+                key = nonce(self.game, "offer-ping", st.version, None)
+                try:
+                    await adapter.send_message(self.client, table.where, {"content": line, "nonce": key,
+                                                                           "allowed_mentions": mentions})
+                except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+                    log.warning("game %d: the offer's ping could not be posted (%s)", self.game, _short(error))
+            shown = layout.offer(st, table.seats, table.lang, game=self.game,
+                                 buttons=buttons.trade_view(self.game, st, table.lang))
+            await self._post(table, "offer", None, {"view": shown, "allowed_mentions": components.NO_MENTIONS},
+                             self._offer_edit)
+            self._posted("offer", True)
+            return
         content, embed = embeds.trade(st, table.seats, table.lang, game=self.game)
         await self._post(table, "offer", content, {"embed": embed,
                                                    "view": buttons.trade_view(self.game, st, table.lang),
                                                    "allowed_mentions": mentions}, self._offer_edit)
+        self._posted("offer", False)
 
     async def _offer_edit(self, table: Table) -> dict[str, Any]:
         st = table.state
+        if self._is_layout(table, self.book.message_id("offer")):
+            return {"view": layout.offer(st, table.seats, table.lang, game=self.game,
+                                         buttons=buttons.trade_view(self.game, st, table.lang)),
+                    "allowed_mentions": components.NO_MENTIONS}
         content, embed = embeds.trade(st, table.seats, table.lang, game=self.game)
         return {"content": content, "embed": embed, "view": buttons.trade_view(self.game, st, table.lang),
                 "allowed_mentions": components.NO_MENTIONS}
