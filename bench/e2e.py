@@ -1,9 +1,10 @@
 """The real bot under load: N games at once against the bundled fake Discord, and a restart with many games.
 
-    python bench/e2e.py [--games 1,10,50] [--seconds 30] [--runs 3] [--restart 1000] [--profile DIR]
+    python bench/e2e.py [--games 1,10,50] [--seconds 30] [--runs 3] [--restart 1000] [--profile DIR] [--classic]
 
 Starts `python -m bot` (production settings: pictures in worker processes, computer seats thinking 1.5 s,
 SQLite) through the fake's launcher, opens N tables in N channels (two people and one computer seat each)
+(with --classic, under the house rule `classic_table`: the embed table rather than the layout)
 and lets the people act as fast as the bot answers: each person clicks as soon as the table shows that the
 game waits for them. First every table clicks at the same instant, once: the worst burst the bot can get
 (`herd_`). Then each table pauses for a moment of its own, spread over `--stagger` seconds (people do not
@@ -56,6 +57,7 @@ from bench.harness import (  # noqa: E402
     Usage,
     describe_limits,
     global_requests_since,
+    keep_classic_table,
     launch_bot,
     median_of,
     own_cpu_seconds,
@@ -78,8 +80,9 @@ class Table:
     """One game: two people who click as soon as their table waits for them, and a computer seat."""
 
     def __init__(self, fake: FakeDiscord, store: Store, watch: ChannelWatch, channel: FakeChannel,
-                 people: list[FakeUser]) -> None:
+                 people: list[FakeUser], classic: bool = False) -> None:
         self.fake, self.store, self.watch, self.channel, self.people = fake, store, watch, channel, people
+        self.classic = classic
         self.gid = 0
         self.clicked = -1  # the version of the last click: the next one waits for a newer table
 
@@ -114,6 +117,8 @@ class Table:
             return self._cid(lobby, "dropbot") is not None and start is not None and not start.get("disabled")
 
         await self.fake.wait_for(ready, 10, "the lobby with three seats")
+        if self.classic:
+            await keep_classic_table(self.fake, host, self.channel, lobby)
         await (await self.fake.click(host, lobby, self._cid(lobby, "start"))).wait(10)
         row = self.store.game_by_channel(self.channel.id)
         assert row is not None
@@ -222,7 +227,7 @@ async def _after(delay: float, then: Awaitable[None]) -> None:
 
 
 async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores: Cores,
-                    profile: Path | None, limits: RateLimits | None) -> dict[str, Any]:
+                    profile: Path | None, limits: RateLimits | None, classic: bool = False) -> dict[str, Any]:
     async with FakeDiscord(rate_limits=limits) as fake:
         guild = fake.add_guild("Bench", channels=tuple(f"mesa-{k}" for k in range(games)))
         people = [[fake.add_user(f"p{k}a", guild), fake.add_user(f"p{k}b", guild)] for k in range(games)]
@@ -234,7 +239,8 @@ async def load_case(games: int, seconds: float, stagger: float, tmp: Path, cores
             cores.pin_workers(process.pid)
             store = Store(db)
             watch = ChannelWatch(fake)
-            tables = [Table(fake, store, watch, guild.channel(f"mesa-{k}"), people[k]) for k in range(games)]
+            tables = [Table(fake, store, watch, guild.channel(f"mesa-{k}"), people[k], classic)
+                      for k in range(games)]
             await asyncio.gather(*(t.open() for t in tables))
             await workers_idle(process.pid)  # the picture workers finish warming up before the clock starts
             out: dict[str, list[float]] = {k: [] for k in ("ack", "all_acks", "board", "herd_ack", "herd_board",
@@ -365,7 +371,8 @@ async def main_async(args: argparse.Namespace) -> None:
             runs = []
             for run in range(args.runs):
                 profile = args.profile if args.profile and run == 0 else None
-                runs.append(await load_case(games, args.seconds, args.stagger, tmp, cores, profile, limits))
+                runs.append(await load_case(games, args.seconds, args.stagger, tmp, cores, profile, limits,
+                                            args.classic))
                 print(f"# {json.dumps(runs[-1])}", file=sys.stderr, flush=True)
             print(json.dumps(median_of(runs)), flush=True)
         if args.restart:
@@ -389,6 +396,7 @@ def main() -> None:
     parser.add_argument("--workers-cpus", default="",
                         help="cores of the bot's picture workers, one worker each (default with --bot-cpus: the bot's)")
     parser.add_argument("--no-pin", action="store_true", help="let the bot and the load share every core")
+    parser.add_argument("--classic", action="store_true", help="the classic embed table (house rule classic_table)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="a folder: py-spy samples the bot and its workers during each case's first run")
     parser.add_argument("--no-rate-limits", action="store_true",

@@ -23,8 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from fakediscord import FakeDiscord, FakeMessage
+from bot.face.i18n import t
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from fakediscord.process import BotProcess
+from words import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -84,6 +86,19 @@ class Cores:
 
 
 # -- the bot process ------------------------------------------------------------------------------------
+async def keep_classic_table(fake: FakeDiscord, host: FakeUser, channel: FakeChannel, lobby: FakeMessage) -> None:
+    """The host of the lobby `lobby` keeps the classic embed table: the house rules' select, with the rules on so
+    far and `classic_table`; back once the lobby lists it."""
+    reply = await fake.slash(host, channel, "turista settings")
+    await reply
+    settings = await reply.wait_message(lambda m: bool(m.components), timeout=15)
+    rules = next(c for c in settings.all_components() if str(c.get("custom_id", "")).endswith(":set:rules"))
+    chosen = [o["value"] for o in rules["options"] if o.get("default")] + ["classic_table"]
+    await (await fake.select(host, settings, rules["custom_id"], chosen))
+    names = {t(lang, "rule.classic_table") for lang in LANGUAGES}
+    await fake.wait_for(lambda: any(name in lobby.text for name in names), 10, "the classic table to be chosen")
+
+
 async def launch_bot(fake: FakeDiscord, env: dict[str, str], log: Path, cores: Cores = Cores()) -> BotProcess:
     """`python -m bot` through the fake's launcher (the one the tests and the sandbox use), on the bot's cores,
     with exactly the environment `env` (`devkit.world.bot_environment`), its output appended to `log`."""

@@ -1,13 +1,14 @@
-"""A table message as Discord shows it, from a real game: docs/images/table-message*.png.
+"""A table message as Discord shows it, from a real game: docs/images/table-message*.png (the layout) and, with
+--classic, docs/images/table-classic*.png (the classic embed table).
 
-    python bench/screenshot.py [--lang en|es] [--turns 6] [--seed 7] [--out docs/images]
+    python bench/screenshot.py [--classic] [--lang en|es] [--turns 6] [--seed 7] [--width 1000] [--out docs/images]
 
-Starts `python -m bot` against the bundled fake Discord, opens a table with two people and a computer seat,
-and plays cautiously (buy what can be bought, then end the turn) until, from the given turn on, a person
-may buy the title they landed on. Then the live table
-message, as the fake recorded it (its embed, the board it carries and its buttons), is drawn in Discord's
-dark theme by `fakediscord.screenshot` and saved at full size and at 550 and 350 pixels wide. It prints the
-paths and the message's text.
+Starts `python -m bot` against the bundled fake Discord, opens a table with two people and a computer seat
+(with --classic, under the house rule `classic_table`), and plays cautiously (buy what can be bought, then end
+the turn) until, from the given turn on, a person may buy the title they landed on. Then the live table
+message, as the fake recorded it (its embed or its layout, the board it carries and its buttons), is drawn in
+Discord's dark theme by `fakediscord.screenshot` for a channel --width pixels wide (a desktop window's) and saved
+at full size and scaled to 550 and 350 pixels wide. It prints the paths and the message's text.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
-from bench.harness import launch_bot  # noqa: E402
+from bench.harness import keep_classic_table, launch_bot  # noqa: E402
 from bot.face import ids  # noqa: E402
 from devkit.world import bot_environment  # noqa: E402
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
@@ -46,7 +47,7 @@ def verbs(message: FakeMessage) -> dict[str, str]:
 
 
 def live_table(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
-    for message in reversed(fake.messages(channel, include_ephemeral=False)):
+    for message in reversed(fake.messages(channel, include_ephemeral=False, threads=True)):
         if "status" in verbs(message):
             return message
     return None
@@ -57,14 +58,16 @@ async def play(fake: FakeDiscord, channel: FakeChannel, people: dict[int, FakeUs
     account has something to tell)."""
     last = None
     for _ in range(400):
-        table = await fake.wait_for(lambda: (t := live_table(fake, channel)) is not None and t.content and t, 20,
-                                    "a table waiting for a person")
+        table = await fake.wait_for(lambda: live_table(fake, channel), 20, "a table")
         shown = (table.id, len(table.history))
-        pinged = int(table.content.strip("<@!>"))
+        mention = re.search(r"<@!?(\d+)>", table.text)
+        if mention is None:  # the game waits for the computer
+            await asyncio.sleep(0.1)
+            continue
+        pinged = int(mention[1])
         buttons = verbs(table)
-        title = str(table.embeds[0].get("title") or "")
-        number = re.search(r"\d+", title)
-        if "buy" in buttons and number and int(number[0]) >= turns:
+        number = re.search(r"(?:Turno|Turn) (\d+)", table.text)
+        if "buy" in buttons and number and int(number[1]) >= turns:
             return table
         verb = next((v for v in ("buy", "decline", "roll", "end_turn") if v in buttons), None)
         if verb is None or shown == last:
@@ -85,6 +88,8 @@ async def main() -> None:
     parser.add_argument("--lang", choices=sorted(LOCALES), default="en")
     parser.add_argument("--turns", type=int, default=6)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--classic", action="store_true", help="the classic embed table (house rule classic_table)")
+    parser.add_argument("--width", type=int, default=1000, help="the channel's width in the picture at full size")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
     opts = parser.parse_args()
     locale = LOCALES[opts.lang]
@@ -106,15 +111,17 @@ async def main() -> None:
                 await fake.wait_for(lambda: "(2/6)" in lobby.text, 10, "Beto to sit down")
                 await (await fake.click(ana, lobby, verbs(lobby)["addbot"]))
                 await fake.wait_for(lambda: "(3/6)" in lobby.text, 10, "the computer to sit down")
+                if opts.classic:
+                    await keep_classic_table(fake, ana, channel, lobby)
                 await (await fake.click(ana, lobby, verbs(lobby)["start"]))
                 table = await play(fake, channel, {ana.id: ana, beto.id: beto}, opts.turns)
             finally:
                 await process.stop(timeout=15)
             names = {ana.id: "Ana", beto.id: "Beto"}
-            png = screenshot(table, lambda kind, ident: names.get(ident, str(ident)))
+            png = screenshot(table, lambda kind, ident: names.get(ident, str(ident)), width=opts.width)
     opts.out.mkdir(parents=True, exist_ok=True)
     picture = Image.open(io.BytesIO(png))
-    stem = f"table-message{'' if opts.lang == 'en' else '-' + opts.lang}"
+    stem = f"table-{'classic' if opts.classic else 'message'}{'' if opts.lang == 'en' else '-' + opts.lang}"
     paths = [opts.out / f"{stem}.png"]
     picture.save(paths[0], optimize=True)
     for width in (550, 350):

@@ -19,6 +19,7 @@ from bot.store import GameRow, Store
 from bot.table.computers import ends_by_itself
 from engine import State, legal_actions
 from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Reply
+from fakediscord.models import IS_COMPONENTS_V2
 from fakediscord.process import BotProcess
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -329,28 +330,45 @@ class World:
 
 
 MENTIONS_ONLY = re.compile(r"(<@!?\d+>\s*)+")
+MENTION = re.compile(r"<@!?(\d+)>")
 
 
 def not_embeds(fake: FakeDiscord) -> list[str]:
-    """Every public message of the bot is an embed: what breaks that rule. Text outside the embed is only the
-    mention of whom the message pings, in every version the message had; an embed's picture
-    (`attachment://name`) is an attachment the message carries."""
+    """Every public message of the bot is an embed or a Components V2 layout: what breaks that rule. Text outside
+    an embed is only the mention of whom the message pings, in every version the message had; an embed's picture
+    (`attachment://name`) is an attachment the message carries, and so is a layout's (a Media Gallery's or a
+    thumbnail's); every picture carries its alt text (the attachment's description)."""
     problems = []
     for message in sorted(fake.state.messages.values(), key=lambda m: m.id):
         if message.author.id != fake.bot_user.id or message.ephemeral or message.loading:
             continue
-        if not message.embeds:
+        v2 = bool(message.flags & IS_COMPONENTS_V2)
+        if not message.embeds and not v2 and not _plain_ping(message, message.content):
             problems.append(f"no embed: {message!r}")
         for payload in message.history:
             content = payload.get("content") or ""
-            if content and not MENTIONS_ONLY.fullmatch(content.strip()):
+            if content and not MENTIONS_ONLY.fullmatch(content.strip()) and not _plain_ping(message, content):
                 problems.append(f"text outside the embed: {content[:80]!r} in {message!r}")
         names = {a.filename for a in message.attachments}
-        for embed in message.embeds:
-            url = str((embed.get("image") or {}).get("url") or "")
+        urls = [str((embed.get("image") or {}).get("url") or "") for embed in message.embeds]
+        urls += [str((c.get("media") or {}).get("url") or "") for c in message.all_components() if c.get("type") == 11]
+        urls += [str((item.get("media") or {}).get("url") or "") for c in message.all_components()
+                 if c.get("type") == 12 for item in c.get("items") or []]
+        for url in urls:
             if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
                 problems.append(f"picture {url} not attached: {message!r}")
+        for attachment in message.attachments:
+            if not attachment.description:
+                problems.append(f"picture {attachment.filename} without alt text: {message!r}")
     return problems
+
+
+def _plain_ping(message: FakeMessage, content: str) -> bool:
+    """A turn's ping beside a layout table (a mention in a Components V2 message notifies with an empty text):
+    a plain message that pings the one person it mentions and says what for."""
+    mentioned = set(MENTION.findall(content))
+    return (not message.embeds and not message.components and len(mentioned) == 1
+            and set(map(str, message.pings().users)) == mentioned and bool(MENTION.sub("", content).strip(" ,.")))
 
 
 # The settings of a bot under test: no pause for computer seats, a fixed seed, pictures drawn in a thread of the

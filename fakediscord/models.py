@@ -395,8 +395,9 @@ class FakeMessage:
     @property
     def text(self) -> str:
         """What a reader sees, as lines: the content, then each embed's author, title, description, fields
-        (name, then value) and footer."""
+        (name, then value) and footer, then the text displays of a Components V2 message, in order."""
         lines = [self.content] if self.content else []
+        lines += [str(c.get("content") or "") for c in walk_components(self.components) if c.get("type") == 10]
         for embed in self.embeds:
             lines += [str((embed.get("author") or {}).get("name") or ""), str(embed.get("title") or ""),
                       str(embed.get("description") or "")]

@@ -1,8 +1,13 @@
 """A message as Discord's dark theme shows it, drawn from the fake's record of it: the author line, the content
-(mentions as pills), each embed (colour bar, title, description, fields, image, footer) and the buttons.
+(mentions as pills), each embed (colour bar, title, description, fields, image, footer) and the buttons; or a
+Components V2 message (flag IS_COMPONENTS_V2): its containers (accent bar), text displays (headings ``###`` and
+small print ``-#`` too), media galleries at the width they are given, sections with their accessory button at the
+right, separators and action rows.
 
-For documentation pictures, not a pixel-exact copy of Discord: markdown is reduced to bold (``**…**``),
-mentions are shown by name, and characters the font lacks (emoji) are left out.
+For documentation pictures, not a pixel-exact copy of Discord: markdown is reduced to bold (``**…**``) and those
+two line marks, mentions are shown by name, and characters the font lacks (emoji) are left out. The model's
+widths: a channel `width` pixels wide (760 by default), an embed 520 wide whose picture is fitted into 400 × 300,
+and a container as wide as the message's column, its gallery as wide as the container's inside.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .models import FakeMessage
+from .models import IS_COMPONENTS_V2, FakeMessage
 
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"),)
 BACKGROUND = (49, 51, 56)
@@ -48,14 +53,16 @@ def _printable(text: str, font: ImageFont.FreeTypeFont) -> str:
 
 
 class _Canvas:
-    def __init__(self, names: Callable[[str, int], str]) -> None:
-        self.image = Image.new("RGB", (WIDTH, 4000), BACKGROUND)
+    def __init__(self, names: Callable[[str, int], str], width: int = WIDTH) -> None:
+        self.width = width
+        self.image = Image.new("RGB", (width, 4000), BACKGROUND)
         self.draw = ImageDraw.Draw(self.image)
         self.names = names
         self.regular = _font(15)
         self.bold = _font(15, bold=True)
         self.small = _font(12)
         self.title = _font(16, bold=True)
+        self.heading = _font(19, bold=True)
 
     def text_block(self, x: int, y: int, text: str, width: int, *, font: ImageFont.FreeTypeFont | None = None,
                    colour: tuple[int, int, int] = TEXT) -> int:
@@ -115,10 +122,10 @@ class _Canvas:
         return y + 26
 
 
-def screenshot(message: FakeMessage, names: Callable[[str, int], str] | None = None) -> bytes:
-    """PNG of `message` as a channel shows it. `names(kind, id)` names a mentioned user ("@") or channel
-    ("#"); by default the id itself."""
-    canvas = _Canvas(names or (lambda kind, ident: str(ident)))
+def screenshot(message: FakeMessage, names: Callable[[str, int], str] | None = None, *, width: int = WIDTH) -> bytes:
+    """PNG of `message` as a channel `width` pixels wide shows it. `names(kind, id)` names a mentioned user ("@")
+    or channel ("#"); by default the id itself."""
+    canvas = _Canvas(names or (lambda kind, ident: str(ident)), width)
     draw = canvas.draw
     x, y = 72, 16
     draw.ellipse((16, y, 56, y + 40), fill=(88, 101, 242))
@@ -129,12 +136,17 @@ def screenshot(message: FakeMessage, names: Callable[[str, int], str] | None = N
     y += 24
     if message.content:
         y = canvas.mention_line(x, y, message.content) if MENTION_RE.fullmatch(message.content.split()[0]) \
-            else canvas.text_block(x, y, message.content, WIDTH - x - 20)
+            else canvas.text_block(x, y, message.content, width - x - 20)
     pictures = {a.filename: a.data for a in message.attachments}
+    if message.flags & IS_COMPONENTS_V2:
+        # A layout shows nothing but its components; an attachment only where one of them points at it.
+        for part in message.components:
+            y = _component(canvas, part, pictures, x, y + 4, width - 16 - x)
+        return _png(canvas.image.crop((0, 0, width, y + 12)))
     for embed in message.embeds:
         y = _embed(canvas, embed, pictures, x, y + 4) + 8
     y = _buttons(canvas, message.components, x, y)
-    return _png(canvas.image.crop((0, 0, WIDTH, y + 12)))
+    return _png(canvas.image.crop((0, 0, width, y + 12)))
 
 
 def _embed(canvas: _Canvas, embed: dict, pictures: dict[str, bytes], x: int, y: int) -> int:
@@ -184,29 +196,99 @@ def _embed(canvas: _Canvas, embed: dict, pictures: dict[str, bytes], x: int, y: 
     return y
 
 
-def _buttons(canvas: _Canvas, rows: list[dict], x: int, y: int) -> int:
+def _buttons(canvas: _Canvas, rows: list[dict], x: int, y: int, right: int | None = None) -> int:
+    """Action rows from (x, y) up to `right` (the channel's edge by default); the y below them."""
     draw = canvas.draw
+    right = canvas.width - 16 if right is None else right
     for row in rows:
         cx = x
         for button in row.get("components") or []:
             if button.get("type") == 3:  # a select fills its row: its placeholder in a box, and its arrow
-                draw.rounded_rectangle((cx, y, WIDTH - 16, y + 36), radius=4, fill=(30, 31, 34))
+                draw.rounded_rectangle((cx, y, right, y + 36), radius=4, fill=(30, 31, 34))
                 placeholder = _printable(str(button.get("placeholder") or ""), canvas.regular)
                 draw.text((cx + 12, y + 9), placeholder, font=canvas.regular, fill=MUTED)
-                draw.text((WIDTH - 36, y + 8), "v", font=canvas.bold, fill=TEXT)
+                draw.text((right - 20, y + 8), "v", font=canvas.bold, fill=TEXT)
                 y += 4
                 continue
             if button.get("type") != 2:
                 continue
-            label = _printable(str(button.get("label") or ""), canvas.bold)
-            w = int(draw.textlength(label, font=canvas.bold)) + 28
-            if cx + w > WIDTH - 16:
+            w = _button_width(canvas, button)
+            if cx + w > right and cx > x:
                 cx, y = x, y + 42
-            fill = BUTTON.get(int(button.get("style") or 2), BUTTON[2])
-            draw.rounded_rectangle((cx, y, cx + w, y + 32), radius=4, fill=fill)
-            draw.text((cx + 14, y + 7), label, font=canvas.bold, fill=WHITE if not button.get("disabled") else MUTED)
+            _button(canvas, button, cx, y)
             cx += w + 8
         y += 42
+    return y
+
+
+def _button_width(canvas: _Canvas, button: dict) -> int:
+    label = _printable(str(button.get("label") or ""), canvas.bold)
+    return int(canvas.draw.textlength(label, font=canvas.bold)) + 28
+
+
+def _button(canvas: _Canvas, button: dict, x: int, y: int) -> None:
+    label = _printable(str(button.get("label") or ""), canvas.bold)
+    fill = BUTTON.get(int(button.get("style") or 2), BUTTON[2])
+    canvas.draw.rounded_rectangle((x, y, x + _button_width(canvas, button), y + 32), radius=4, fill=fill)
+    canvas.draw.text((x + 14, y + 7), label, font=canvas.bold, fill=WHITE if not button.get("disabled") else MUTED)
+
+
+def _text_display(canvas: _Canvas, content: str, x: int, y: int, width: int) -> int:
+    """A text display's markdown, line by line: ``### `` a heading, ``-# `` small print, the rest as text."""
+    for line in content.split("\n"):
+        if line.startswith("### "):
+            y = canvas.text_block(x, y, line[4:], width, font=canvas.heading, colour=WHITE) + 2
+        elif line.startswith("-# "):
+            y = canvas.text_block(x, y, line[3:], width, font=canvas.small, colour=MUTED)
+        else:
+            y = canvas.text_block(x, y, line, width)
+    return y
+
+
+def _component(canvas: _Canvas, part: dict, pictures: dict[str, bytes], x: int, y: int, width: int) -> int:
+    """One Components V2 component from (x, y), `width` wide; the y below it."""
+    draw = canvas.draw
+    kind = part.get("type")
+    if kind == 17:  # a container: its background, its accent bar, its components inside a padding
+        top = y
+        layer = Image.new("RGB", (width, 4000 - y), EMBED)
+        canvas.image.paste(layer, (x, y))
+        y += 14
+        for child in part.get("components") or []:
+            y = _component(canvas, child, pictures, x + 16, y, width - 30) + 6
+        y += 8
+        draw.rectangle((x, y, x + width, 4000), fill=BACKGROUND)
+        colour = part.get("accent_color")
+        if isinstance(colour, int):
+            draw.rectangle((x, top, x + 3, y), fill=((colour >> 16) & 255, (colour >> 8) & 255, colour & 255))
+        return y
+    if kind == 10:
+        return _text_display(canvas, str(part.get("content") or ""), x, y, width)
+    if kind == 12:  # a media gallery of one picture: as wide as it is given
+        for item in part.get("items") or []:
+            data = pictures.get(str((item.get("media") or {}).get("url") or "").removeprefix("attachment://"))
+            if not data:
+                continue
+            picture = Image.open(io.BytesIO(data)).convert("RGB")
+            scale = width / picture.width
+            picture = picture.resize((width, round(picture.height * scale)), Image.Resampling.LANCZOS)
+            canvas.image.paste(picture, (x, y + 2))
+            y += picture.height + 6
+        return y
+    if kind == 9:  # a section: its text at the left, its accessory at the right, level with the text's top
+        accessory = part.get("accessory") or {}
+        room = _button_width(canvas, accessory) if accessory.get("type") == 2 else 0
+        bottom = y
+        for child in part.get("components") or []:
+            bottom = _component(canvas, child, pictures, x, bottom, width - room - 16)
+        if room:
+            _button(canvas, accessory, x + width - room, y)
+        return max(bottom, y + 36)
+    if kind == 14:
+        draw.line((x, y + 6, x + width, y + 6), fill=(63, 65, 71), width=1)
+        return y + 12
+    if kind == 1:
+        return _buttons(canvas, [part], x, y + 2, right=x + width) - 4
     return y
 
 

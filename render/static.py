@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from engine import HOTEL, Edition, Square, load
 from render import draw as dr
+from render import patterns
 from render.flags import flag, has_flag
 from render.fonts import font
 from render.layout import BAND, CENTRE_BOX, HEIGHT, MARGIN, PANEL_X, RING_INNER, WIDTH, Cell, cells
@@ -140,6 +141,8 @@ def _title(
         _hatch(img, cell.body(), colour)
     else:
         d.rectangle((bx0, by0, bx1, by1), fill=colour)
+        if owner >= 0:
+            patterns.paint(img, (bx0, by0, bx1, by1), owner)
     ink = text_on(colour) if owner >= 0 and not mortgaged else INK
     band = cell.band()
     d.rectangle(band, fill=band_colour(ed, sq))

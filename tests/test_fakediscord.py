@@ -467,3 +467,34 @@ async def test_multipart_bodies_read_as_discord_py_writes_them() -> None:
     parts = _parts(sink.data, boundary.group(1) or boundary.group(2))
     assert parts == [("payload_json", None, b'{"content": "hola\\r\\n--x"}'),
                      ("files[1]", "mesa ñ.png", b"\x89PNG\r\n\r\n--tail\r\n"), ("files[0]", "board.png", b"")]
+
+
+def test_a_layouts_screenshot_shows_its_gallery_at_the_containers_width() -> None:
+    """A Components V2 message is drawn from its components alone: the text displays, the gallery's picture as
+    wide as the container's inside (an embed's stays within 400 px), the section's button, the rows."""
+    import io
+
+    from PIL import Image
+
+    from fakediscord.models import IS_COMPONENTS_V2, FakeAttachment, FakeMessage
+    from fakediscord.screenshot import screenshot
+
+    board = io.BytesIO()
+    Image.new("RGB", (1100, 688), (250, 10, 200)).save(board, format="PNG")
+    author = FakeUser(id=9, name="Turista", bot=True)
+    where = FakeChannel(id=5, guild=None, name="mesa")  # type: ignore[arg-type]
+    button = {"type": 2, "style": 1, "label": "Tirar", "custom_id": "roll"}
+    parts = [{"type": 17, "accent_color": 0x125CB2, "components": [
+        {"type": 10, "content": "### Turno 1 · Ana"},
+        {"type": 12, "items": [{"media": {"url": "attachment://board.png"}, "description": "El tablero"}]},
+        {"type": 9, "components": [{"type": 10, "content": "Ana, te toca"}], "accessory": button},
+        {"type": 14}, {"type": 1, "components": [{**button, "label": "Mis cosas", "custom_id": "status"}]},
+        {"type": 10, "content": "-# partida 1"}]}]
+    message = FakeMessage(id=1, channel=where, author=author, components=parts, flags=IS_COMPONENTS_V2,
+                          attachments=[FakeAttachment(id=2, filename="board.png", data=board.getvalue(), url="")])
+    picture = Image.open(io.BytesIO(screenshot(message, width=1000))).convert("RGB")
+    widest = max(sum(1 for x in range(picture.width) if picture.getpixel((x, y)) == (250, 10, 200))
+                 for y in range(0, picture.height, 7))
+    assert widest >= 870, widest  # 1,000 less the avatar's column, the margins and the container's padding
+    assert widest * 550 / 1000 >= 480  # as docs/images/table-message-550.png shows it
+    assert "Turno 1" in message.text and "Ana, te toca" in message.text

@@ -28,8 +28,8 @@ PARTIES = ("other", "payer", "payee", "creditor", "owner")
 MONEY = ("amount", "price", "cash", "fine", "cost", "worth", "rent", "minimum", "mortgage", "house", "hotel",
          "start", "salary", "fee", "raisable")
 NUMBERS = ("count", "turns", "turn", "rank", "max", "seconds", "minutes", "left", "buildings", "houses", "hotels",
-           "jail_turns", "id", "wins", "games", "multiplier", "season", "previous", "seasons", "done", "total")
-LISTS = ("order", "seats", "players", "rules", "offer", "rents", "multipliers", "people")
+           "jail_turns", "id", "wins", "games", "multiplier", "season", "previous", "seasons", "done", "total", "game")
+LISTS = ("order", "seats", "players", "rules", "offer", "rents", "multipliers", "people", "titles")
 
 # Texts that are pieces of a sentence (labels, list items, words put into other texts), not sentences.
 FRAGMENTS = ("event.item.", "event.level.", "event.party.", "bot.level.", "bot.status.mortgaged", "bot.status.hotel",
@@ -37,7 +37,8 @@ FRAGMENTS = ("event.item.", "event.level.", "event.party.", "bot.level.", "bot.s
              "bot.settings.none",
              "bot.cmd.", "render.", "square.", "deck.", "block.", "gender.", "bot.menu.hint.", "bot.button.",
              "bot.choice.", "bot.rule.", "bot.ending.", "bot.lobby.empty", "edition.", "bot.embed.",
-             "bot.lobby.no_thread_", "bot.table.may.", "bot.table.or", "sandbox.time_")
+             "bot.lobby.no_thread_", "bot.table.may.", "bot.table.or", "sandbox.time_", "alt.computer", "alt.mortgaged",
+             "alt.more", "alt.deed.rent_line", "alt.profile.opponent")
 
 # A person's gender is unknown: no adjective or participle may agree with a player.
 PERSON_AGREEMENT = re.compile(

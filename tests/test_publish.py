@@ -14,7 +14,7 @@ import discord
 import pytest
 from discord.http import Route
 
-from bot.face import adapter, attachments
+from bot.face import adapter, attachments, layout
 from bot.face.publisher import Publisher, nonce
 from bot.store import GameRow, Store
 from bot.table.book import Book
@@ -22,6 +22,7 @@ from bot.table.face import Table
 from bot.table.settings import TableSettings
 from bot.table.storage import Storage
 from engine import State, apply, legal_actions, new_game
+from fakediscord.models import walk_components
 from tests.test_wire import read_back
 
 CHANNEL = 555
@@ -50,11 +51,12 @@ async def payload_of(body: Any) -> dict[str, Any]:
 
 @dataclass
 class Channel:
-    """Records the payloads of posts and edits (what discord.py's HTTP client is asked to send); `failures` are
-    raised, first to last, by the next requests."""
+    """Records the payloads of posts and edits (what discord.py's HTTP client is asked to send), a layout table's
+    ping (a plain message) apart from the posts; `failures` are raised, first to last, by the next requests."""
 
     id: int = CHANNEL
     posts: list[dict[str, Any]] = field(default_factory=list)
+    pings: list[dict[str, Any]] = field(default_factory=list)
     edits: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     failures: list[discord.HTTPException] = field(default_factory=list)
     by_nonce: dict[str, int] = field(default_factory=dict)
@@ -63,9 +65,12 @@ class Channel:
     async def request(self, route: Route, *, data: Any) -> dict[str, Any]:
         """discord.py's `HTTPClient.request`, for a post or an edit of a message of this channel."""
         assert route.channel_id == self.id
+        payload = await payload_of(data)
+        if route.method == "POST" and "embeds" not in payload and "components" not in payload:
+            self.pings.append(payload)  # never failed: the game does not wait on a ping
+            return {"id": "1"}
         if self.failures:
             raise self.failures.pop(0)
-        payload = await payload_of(data)
         if route.method == "PATCH":
             self.edits.append((int(route.url.rsplit("/", 1)[1]), payload))
             return {"id": route.url.rsplit("/", 1)[1]}
@@ -182,6 +187,20 @@ async def test_a_post_is_marked_before_and_recorded_after(host: Host) -> None:
     assert (row.message_id, row.version, row.posting) == (1001, version, None)
 
 
+async def test_a_layout_table_comes_after_a_plain_ping_and_pings_nobody_itself(host: Host) -> None:
+    owner = a_game(host)
+    await owner.publisher.post_table(owner.table())
+    (post,) = host.channel.posts
+    if not layout.SUPPORTED:
+        assert post["embeds"] and not host.channel.pings
+        return
+    (ping,) = host.channel.pings
+    user = owner.table().user_of(owner.state.current)
+    assert ping["allowed_mentions"]["users"] == [user] and f"<@{user}>" in ping["content"]
+    assert post["flags"] & layout.IS_COMPONENTS_V2 and "content" not in post and "embeds" not in post
+    assert post["allowed_mentions"] == {"parse": []}
+
+
 async def test_a_new_turns_table_is_marked_with_the_action_that_starts_the_turn(
         host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
     owner = a_game(host)
@@ -266,7 +285,11 @@ async def test_a_decision_that_is_over_loses_its_buttons_and_its_record(host: Ho
     host.store.posted(owner.gid, "auction", CHANNEL, 88, owner.state.version)
     host.store.posted(owner.gid, "table", CHANNEL, 77, owner.state.version)
     await owner_of(host, owner.gid).restore()
-    assert [(m, e["components"], "embeds" in e) for m, e in host.channel.edits] == [(88, [], False)]
+    ((message, edit),) = host.channel.edits
+    assert message == 88 and "embeds" not in edit
+    # No buttons left: none at all, or a layout without them (a layout without components would be empty).
+    assert not [c for c in walk_components(edit["components"]) if c.get("type") in (2, 3)]
+    assert bool(edit["components"]) == layout.SUPPORTED
     assert set(host.store.messages(owner.gid)) == {"table"}
 
 
@@ -301,3 +324,21 @@ async def test_the_lobby_of_a_long_game_tells_its_state_less_often(host: Host,
     assert not progress(old, module.LOBBY_EVERY_OLD + 1) and not progress(young, module.LOBBY_EVERY + 1)
     owner.publisher.lobby_refused = time.monotonic() - module.LOBBY_REFUSED_PAUSE - 1
     assert progress(old, module.LOBBY_EVERY_OLD + 1)
+
+
+async def test_a_layout_discord_refuses_to_edit_at_a_start_gives_way_to_the_classic_table(
+        host: Host, caplog: pytest.LogCaptureFixture) -> None:
+    if not layout.SUPPORTED:
+        pytest.skip("discord.py before 2.6 has no LayoutView")
+    owner = a_game(host)
+    host.store.posted(owner.gid, "table", CHANNEL, 77, owner.state.version - 1)
+    # The table's edit, and the edit that would take its buttons off, refused as discord-api-docs #7529 reports.
+    host.channel.failures += [http_error(400), http_error(400)]
+    restored = owner_of(host, owner.gid)
+    await restored.restore()
+    assert [m for m, _ in host.channel.edits] == []
+    (post,) = host.channel.posts
+    assert post["embeds"] and not post.get("flags", 0) & layout.IS_COMPONENTS_V2
+    assert host.store.messages(owner.gid)["table"].message_id == 1001
+    assert caplog.text.count("Discord refused to edit the table as a layout") == 1
+    assert restored.publisher.healed

@@ -70,8 +70,8 @@ def _flatten(prefix: str, table: dict, out: dict[str, str]) -> None:
             out[full] = value
 
 
-# The areas of the game itself: the board's names, the events, the refusals, the editions' own wordings.
-GAME_AREAS = ("board", "events", "errors", "variants")
+# The areas of the game itself: the board's names, the events, the refusals, the editions' own wordings, alt text.
+GAME_AREAS = ("board", "events", "errors", "variants", "alt")
 
 
 @cache

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 import discord
 
+import engine
 from bot import pictures
 from bot.face.embeds import BOARD, DEED, SUMMARY
 from bot.face.league import PROFILE, REPLAY
@@ -14,6 +15,7 @@ from bot.pictures.pool import Progress
 from bot.table.storage import Storage
 from engine import State, standing
 from render import ProfileCard
+from words import alt
 
 # The most a replay may weigh: Discord takes 10 MB from a bot in any server (8 MB until 2024), and a replay of
 # the longest game stays far below (at most about 90 frames whatever its length: bench/replay.py).
@@ -24,26 +26,30 @@ class TooBig(Exception):
     """A picture heavier than Discord takes."""
 
 
-def _file(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
+def _file(data: bytes, name: str, description: str) -> discord.File:
+    """A picture as an attachment, with its alt text (`words.alt`): what a screen reader says in its place."""
+    return discord.File(io.BytesIO(data), filename=name, description=alt.cut(description))
 
 
 async def board_file(state: State, lang: str, *, table: int = 0, events: Iterable[dict] = (),
                      absent: Iterable[int] = (), minutes_left: int | None = None) -> discord.File:
+    events = list(events)
     return _file(await pictures.board(state, lang, table=table, events=events, absent=absent,
-                                      minutes_left=minutes_left), BOARD)
+                                      minutes_left=minutes_left), BOARD, alt.board(state, lang, events))
 
 
 async def board_if_changed(state: State, lang: str, *, table: int, events: Iterable[dict] = (),
                            absent: Iterable[int] = (), minutes_left: int | None = None) -> discord.File | None:
     """The board of `table` as a file, or None when the table already shows this very picture."""
+    events = list(events)
     data = await pictures.board_if_changed(state, lang, table=table, events=events, absent=absent,
                                            minutes_left=minutes_left)
-    return None if data is None else _file(data, BOARD)
+    return None if data is None else _file(data, BOARD, alt.board(state, lang, events))
 
 
 async def deed_file(edition: str, square: int, state: State | None, lang: str, *, table: int = 0) -> discord.File:
-    return _file(await pictures.deed(edition, square, state, lang, table=table), DEED)
+    return _file(await pictures.deed(edition, square, state, lang, table=table), DEED,
+                 alt.deed(edition, square, state, lang))
 
 
 async def logged_game(storage: Storage, game: int) -> tuple[State, list] | None:
@@ -56,12 +62,13 @@ async def logged_game(storage: Storage, game: int) -> tuple[State, list] | None:
     return first, standing(action for row in rows if (action := row.decoded_action()) is not None)
 
 
-async def summary_file(storage: Storage, game: int, lang: str) -> discord.File | None:
-    """The end-of-game picture, replayed from the game's action log."""
+async def summary_file(storage: Storage, game: int, lang: str, final: State) -> discord.File | None:
+    """The end-of-game picture, replayed from the game's action log (`final`: the game's last state, which its
+    alt text tells)."""
     logged = await logged_game(storage, game)
     if logged is None:
         return None
-    return _file(await pictures.summary(*logged, lang, table=game), SUMMARY)
+    return _file(await pictures.summary(*logged, lang, table=game), SUMMARY, alt.summary(final, lang))
 
 
 async def replay_file(storage: Storage, game: int, lang: str, *,
@@ -74,8 +81,17 @@ async def replay_file(storage: Storage, game: int, lang: str, *,
     data = await pictures.replay(*logged, lang, progress=progress)
     if len(data) > MAX_REPLAY_BYTES:
         raise TooBig(len(data))
-    return _file(data, REPLAY)
+    return _file(data, REPLAY, alt.replay(last_state(*logged), lang, game))
 
 
 async def profile_file(card: ProfileCard, lang: str, *, user: int) -> discord.File:
-    return _file(await pictures.profile(card, lang, user=user), PROFILE)
+    return _file(await pictures.profile(card, lang, user=user), PROFILE, alt.profile(card, lang))
+
+
+def last_state(first: State, actions: list) -> State:
+    """The state a game's log ends in (its replay's alt text tells how the game ended): a few milliseconds for
+    the longest game, on a replay that takes its worker a second or two."""
+    state = engine.clone(first)
+    for action in actions:
+        engine.apply_inplace(state, action)
+    return state

@@ -173,30 +173,32 @@ def _lift_buttons(game: int, state: State, lang: str) -> list[dict]:
     return items
 
 
-def auction_view(game: int, state: State, lang: str) -> discord.ui.View | None:
+def auction_view(game: int, state: State, lang: str) -> components.Rows | None:
+    """An open auction's buttons: a bid of each of the edition's steps, another amount, withdraw."""
     au = state.auction
     if au is None:
         return None
     v = state.version
     base = max(au.bid, au.minimum - 1)
     items = [
-        components.button(game, v, "bid", f"+{cash(state, step)}", arg=base + step, style=Style.primary)
+        components.button_json(game, v, "bid", f"+{cash(state, step)}", arg=base + step, style=Style.primary)
         for step in edition_of(state).economy.bid_steps
     ]
-    items.append(components.button(game, v, "bid_custom", t(lang, "button.bid_custom"), emoji="✏️"))
-    items.append(components.button(game, v, "pass_bid", t(lang, "button.pass_bid"), style=Style.danger))
-    return components.view(*items)
+    items.append(components.button_json(game, v, "bid_custom", t(lang, "button.bid_custom"), emoji="✏️"))
+    items.append(components.button_json(game, v, "pass_bid", t(lang, "button.pass_bid"), style=Style.danger))
+    return components.Rows(*items)
 
 
-def trade_view(game: int, state: State, lang: str) -> discord.ui.View | None:
+def trade_view(game: int, state: State, lang: str) -> components.Rows | None:
+    """An offer's buttons: accept, reject, counter, cancel."""
     if state.trade is None:
         return None
     v = state.version
-    return components.view(
-        components.button(game, v, "accept_trade", t(lang, "button.accept"), style=Style.success, emoji="✅"),
-        components.button(game, v, "reject_trade", t(lang, "button.reject"), style=Style.danger, emoji="✖️"),
-        components.button(game, v, "counter", t(lang, "button.counter"), emoji="🔁"),
-        components.button(game, v, "cancel_trade", t(lang, "button.cancel_trade")),
+    return components.Rows(
+        components.button_json(game, v, "accept_trade", t(lang, "button.accept"), style=Style.success, emoji="✅"),
+        components.button_json(game, v, "reject_trade", t(lang, "button.reject"), style=Style.danger, emoji="✖️"),
+        components.button_json(game, v, "counter", t(lang, "button.counter"), emoji="🔁"),
+        components.button_json(game, v, "cancel_trade", t(lang, "button.cancel_trade")),
     )
 
 

@@ -120,11 +120,11 @@ def _field(embed: discord.Embed, name: str, value: str, *, inline: bool = False)
 
 def _footer(embed: discord.Embed, state: State | str, game: int, lang: str) -> None:
     edition = state if isinstance(state, str) else state.edition
-    embed.set_footer(text=_footer_text(lang, edition, game))
+    embed.set_footer(text=footer_text(lang, edition, game))
 
 
 @functools.lru_cache(maxsize=4096)
-def _footer_text(lang: str, edition: str, game: int) -> str:
+def footer_text(lang: str, edition: str, game: int) -> str:
     """The same for every message of a game: worked out once (a table is edited after every move)."""
     return t(lang, "embed.footer", edition=text(lang, f"edition.{edition}.name"), id=game)
 
@@ -182,13 +182,19 @@ def pinged(state: State, seats: list[SeatRow]) -> int | None:
     return next((s.user_id for s in seats if s.seat == seat and s.user_id), None)
 
 
-def _acting_colour(state: State) -> discord.Colour:
+def acting_colour(state: State) -> discord.Colour:
     if state.phase == "over":
         return seat_colour(state.winner) if state.winner >= 0 else GREY
     acting = state.seat_to_act()
     if state.auction is not None and state.auction.bidder >= 0:
         return seat_colour(state.auction.bidder)
     return seat_colour(acting[0] if acting else state.current)
+
+
+def told(state: State, events: list[dict], lang: str, narration: Narration | None = None) -> list[str]:
+    """The sentences of the turn's events, in order (the turn's start is the header's)."""
+    shown = [e for e in in_order(events) if e["code"] != "turn_started"]
+    return narration.lines(shown, state, lang) if narration is not None else account(shown, state, lang)
 
 
 def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, live: bool, game: int = 0,
@@ -198,10 +204,8 @@ def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, 
     (`attachment://board.png`, the attachment the message carries or keeps). The content is the mention of
     the person to act, alone, so that it pings; None when nobody is."""
     header = texts.turn_header(state, events, lang)
-    shown = [e for e in in_order(events) if e["code"] != "turn_started"]
-    told = narration.lines(shown, state, lang) if narration is not None else account(shown, state, lang)
-    lines = [f"• {line}" for line in told]
-    embed = _embed(header, _acting_colour(state) if live or state.phase == "over" else GREY)
+    lines = [f"• {line}" for line in told(state, events, lang, narration)]
+    embed = _embed(header, acting_colour(state) if live or state.phase == "over" else GREY)
     prompt = texts.prompt(state, seats, lang) if live else ""
     # The account may take what the title, the prompt and the footer leave of the 6,000.
     budget = TOTAL_MAX - len(embed.title or "") - len(prompt) - 300
@@ -241,35 +245,53 @@ def lobby_of(game: int, host_id: int, seats: list[SeatRow], settings: TableSetti
 
 
 # -- auctions -----------------------------------------------------------------------------------------
-def auction(state: State, lang: str, quiet: float, *, game: int = 0) -> discord.Embed:
-    """An open auction: the deed as the picture, the highest bid, who is still in, the quiet period."""
+Field = tuple[str, str, bool]  # an embed field: name, value, inline
+
+
+def auction_parts(state: State, lang: str, quiet: float) -> tuple[str, discord.Colour, str, list[Field]]:
+    """An open auction's words, as the embed and the layout (`bot.face.layout.auction`) show them: the title,
+    the colour (the highest bidder's), the quiet period and the fields (highest bid, list price, who bids)."""
     au = state.auction
     assert au is not None
     name = square_name(state.edition, au.square, lang)
     title = t(lang, f"auction.title.{au.item}", variant=state.edition, square=name)
     colour = seat_colour(au.bidder) if au.bidder >= 0 else NEUTRAL
-    embed = _embed(title, colour, t(lang, "auction.quiet", seconds=int(quiet)))
     if au.bidder >= 0:
         highest = f"**{texts.cash(state, au.bid)}** · {texts.seat_label(state, au.bidder)}"
     else:
         highest = t(lang, "auction.no_bids", minimum=texts.cash(state, max(au.minimum, 1)))
-    _field(embed, t(lang, "embed.highest"), highest, inline=True)
+    fields: list[Field] = [(t(lang, "embed.highest"), highest, True)]
     if au.item == "title":
-        _field(embed, t(lang, "embed.list_price"), texts.cash(state, edition_of(state).squares[au.square].price),
-               inline=True)
-    _field(embed, t(lang, "embed.bidding"), "\n".join(texts.seat_label(state, s) for s in au.active) or "—")
+        fields.append((t(lang, "embed.list_price"),
+                       texts.cash(state, edition_of(state).squares[au.square].price), True))
+    fields.append((t(lang, "embed.bidding"), "\n".join(texts.seat_label(state, s) for s in au.active) or "—", False))
+    return title, colour, t(lang, "auction.quiet", seconds=int(quiet)), fields
+
+
+def auction(state: State, lang: str, quiet: float, *, game: int = 0) -> discord.Embed:
+    """An open auction: the deed as the picture, the highest bid, who is still in, the quiet period."""
+    title, colour, description, fields = auction_parts(state, lang, quiet)
+    embed = _embed(title, colour, description)
+    for name, value, inline in fields:
+        _field(embed, name, value, inline=inline)
     embed.set_image(url=f"attachment://{DEED}")
     if game:
         _footer(embed, state, game, lang)
     return embed
 
 
-def auction_result(state: State, result: list[dict], lang: str, *, game: int = 0) -> discord.Embed:
-    """A closed auction: who won it and for how much, or that nobody bid; the deed stays its picture."""
+def auction_result_parts(state: State, result: list[dict], lang: str) -> tuple[str, discord.Colour, str]:
+    """A closed auction's words: the title, the colour (the winner's) and who won it for how much."""
     won = next((e for e in result if e["code"] == "auction_won"), None)
     colour = seat_colour(won["seat"]) if won else GREY
     lines = account(result, state, lang)
-    embed = _embed(t(lang, "auction.closed"), colour, "\n".join(lines) or t(lang, "auction.closed"))
+    return t(lang, "auction.closed"), colour, "\n".join(lines) or t(lang, "auction.closed")
+
+
+def auction_result(state: State, result: list[dict], lang: str, *, game: int = 0) -> discord.Embed:
+    """A closed auction: who won it and for how much, or that nobody bid; the deed stays its picture."""
+    title, colour, description = auction_result_parts(state, result, lang)
+    embed = _embed(title, colour, description)
     embed.set_image(url=f"attachment://{DEED}")
     if game:
         _footer(embed, state, game, lang)
@@ -277,39 +299,63 @@ def auction_result(state: State, result: list[dict], lang: str, *, game: int = 0
 
 
 # -- trades -------------------------------------------------------------------------------------------
+def trade_parts(state: State, seats: list[SeatRow], lang: str) -> tuple[str, discord.Colour, str, list[Field]]:
+    """An offer's words, as the embed and the layout (`bot.face.layout.offer`) show them: the title, the colour
+    (the proposer's), who must answer (their mention) and both sides."""
+    tr = state.trade
+    assert tr is not None
+    proposer, target = texts.seat_label(state, tr.proposer), texts.seat_label(state, tr.target)
+    fields: list[Field] = [
+        (t(lang, "embed.gives", seat=proposer),
+         texts.offer_text(state, tr.give.titles, tr.give.cash, len(tr.give.cards), lang), True),
+        (t(lang, "embed.gives", seat=target),
+         texts.offer_text(state, tr.take.titles, tr.take.cash, len(tr.take.cards), lang), True),
+    ]
+    return (t(lang, "trade.title", proposer=proposer, target=target), seat_colour(tr.proposer),
+            t(lang, "trade.answer", who=texts.mention(seats, tr.target) or target), fields)
+
+
 def trade(state: State, seats: list[SeatRow], lang: str, *, game: int = 0) -> tuple[str | None, discord.Embed]:
     """An offer on the table: both sides as fields; the content pings the person who must answer."""
     tr = state.trade
     assert tr is not None
-    proposer, target = texts.seat_label(state, tr.proposer), texts.seat_label(state, tr.target)
-    embed = _embed(t(lang, "trade.title", proposer=proposer, target=target), seat_colour(tr.proposer),
-                   t(lang, "trade.answer", who=texts.mention(seats, tr.target) or target))
-    _field(embed, t(lang, "embed.gives", seat=proposer),
-           texts.offer_text(state, tr.give.titles, tr.give.cash, len(tr.give.cards), lang), inline=True)
-    _field(embed, t(lang, "embed.gives", seat=target),
-           texts.offer_text(state, tr.take.titles, tr.take.cash, len(tr.take.cards), lang), inline=True)
+    title, colour, answer, fields = trade_parts(state, seats, lang)
+    embed = _embed(title, colour, answer)
+    for name, value, inline in fields:
+        _field(embed, name, value, inline=inline)
     if game:
         _footer(embed, state, game, lang)
     user = next((s.user_id for s in seats if s.seat == tr.target and s.user_id), None)
     return (f"<@{user}>" if user else None), embed
 
 
-def trade_outcome(state: State, outcome: list[dict], lang: str, *, game: int = 0,
-                  countered: bool = False) -> discord.Embed:
-    """The offer's message once it is settled, rejected (`countered`: to make an offer of one's own) or cancelled:
-    what happened, and for a settled trade what moved each way."""
+def trade_outcome_parts(state: State, outcome: list[dict], lang: str, *,
+                        countered: bool = False) -> tuple[str, discord.Colour, str, list[Field]]:
+    """A settled, rejected or cancelled offer's words: the title, the colour, what happened and, for a settled
+    trade, what moved each way."""
     done = next((e for e in outcome if e["code"] == "trade_done"), None)
     codes = {e["code"] for e in outcome}
     colour = GREEN if done else GREY if countered else RED if "trade_rejected" in codes else GREY
     key = ("embed.trade_done" if done else "embed.trade_countered" if countered
            else "embed.trade_rejected" if "trade_rejected" in codes else "embed.trade_off")
     lines = [describe(e, state, lang) for e in outcome]
-    embed = _embed(t(lang, key), colour, "\n".join(line for line in lines if line) or t(lang, "trade.closed"))
+    fields: list[Field] = []
     if done is not None and "give" in done:
         for seat, side in ((done["seat"], done.get("give") or {}), (done["target"], done.get("take") or {})):
-            _field(embed, t(lang, "embed.gives", seat=texts.seat_label(state, seat)),
-                   texts.offer_text(state, side.get("titles", ()), side.get("cash", 0), len(side.get("cards", ())),
-                                    lang), inline=True)
+            fields.append((t(lang, "embed.gives", seat=texts.seat_label(state, seat)),
+                           texts.offer_text(state, side.get("titles", ()), side.get("cash", 0),
+                                            len(side.get("cards", ())), lang), True))
+    return t(lang, key), colour, "\n".join(line for line in lines if line) or t(lang, "trade.closed"), fields
+
+
+def trade_outcome(state: State, outcome: list[dict], lang: str, *, game: int = 0,
+                  countered: bool = False) -> discord.Embed:
+    """The offer's message once it is settled, rejected (`countered`: to make an offer of one's own) or cancelled:
+    what happened, and for a settled trade what moved each way."""
+    title, colour, told_, fields = trade_outcome_parts(state, outcome, lang, countered=countered)
+    embed = _embed(title, colour, told_)
+    for name, value, inline in fields:
+        _field(embed, name, value, inline=inline)
     if game:
         _footer(embed, state, game, lang)
     return embed

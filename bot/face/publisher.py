@@ -27,7 +27,7 @@ import aiohttp
 import discord
 
 from bot.config import Config
-from bot.face import adapter, attachments, buttons, components, embeds, league, threads
+from bot.face import adapter, attachments, buttons, components, embeds, layout, league, threads
 from bot.face.edits import RETRY_DELAYS, Edits
 from bot.face.forbidden import ChannelBackoff, Withheld
 from bot.face.i18n import t
@@ -38,6 +38,7 @@ from bot.table.book import Book
 from bot.table.face import Notice, NotShown, Table
 from bot.table.storage import Storage
 from engine import standings
+from words import alt
 
 log = logging.getLogger("turista.game")
 T = TypeVar("T")
@@ -90,6 +91,12 @@ class Publisher:
         # The game's channel: left alone a while after a 403, and its edits kept within Discord's rate limits.
         self.channel = ChannelBackoff(game)
         self.edits = Edits(client, f"game {game}", forbidden=self.channel.refused)
+        # Discord refused to edit this game's table as a layout (discord-api-docs #7529): from then on its table is
+        # the classic embed table, in new messages (a layout cannot be edited into an embed).
+        self.healed = False
+        self.layouts: dict[int, bool] = {}  # a table, auction or offer -> whether this process posted it as a layout
+        self.auction_square: int | None = None  # the title of the auction message, told by its alt text
+        self.alts: dict[int, str] = {}  # a layout table -> the alt text of the board it shows
 
     # -- the face ------------------------------------------------------------------------------------------
     async def show(self, table: Table, events: list[dict], click: object | None = None) -> None:
@@ -147,11 +154,12 @@ class Publisher:
     async def ended(self, table: Table, ended_by: str) -> None:
         """`/turista end`: no message keeps buttons, and the ranking as it stands is posted with the end-of-game
         picture (the game itself has no winner)."""
-        for row in list(self.book.messages.values()):
+        for kind, row in list(self.book.messages.items()):
             if row.message_id is not None:
+                closed = await self._closed(table, kind)
                 with contextlib.suppress(*PUBLISH_ERRORS):  # after an edit that waits, never overtaking it
-                    await self.channel.send(lambda r=row: self.edits.edit(  # type: ignore[misc]
-                        r.channel_id, r.message_id, {"view": None}, lambda: None))
+                    await self.channel.send(lambda r=row, c=closed: self.edits.edit(  # type: ignore[misc]
+                        r.channel_id, r.message_id, c, lambda: None))
         st = table.state
         await self._announce(table, t(table.lang, "over.ended", who=ended_by), standings(st))
         self._in_lobby(table, threads.result(table, ended_by), final=True)
@@ -266,17 +274,69 @@ class Publisher:
                                        users=[discord.Object(u) for u in users if u][:1])
 
     # -- the table ---------------------------------------------------------------------------------------
+    def _layout(self, table: Table) -> bool:
+        """Whether this game's new table messages are layouts (`bot.face.layout`) rather than embeds: where
+        discord.py can send one, the table's house rules do not keep the classic table, and Discord has not
+        refused to edit one of this game's."""
+        return layout.SUPPORTED and not table.settings.classic_table and not self.healed
+
+    def _is_layout(self, table: Table, message_id: int | None) -> bool:
+        """Whether the message `message_id` (a table, an auction) is a layout: as this process posted it, else as
+        it would be posted now (a restart; if that guess is wrong, Discord refuses the edit and a fresh table heals
+        it)."""
+        if message_id is None:
+            return False
+        return self.layouts.get(message_id, layout.SUPPORTED and not table.settings.classic_table)
+
+    def _posted(self, kind: str, is_layout: bool, words: str | None = None) -> None:
+        """Note what the new message of `kind` is (and the alt text of the board a table shows); forget what was
+        noted of messages the game no longer follows."""
+        message_id = self.book.message_id(kind) or 0
+        self.layouts[message_id] = is_layout
+        if words is not None:
+            self.alts[message_id] = words
+        followed = {row.message_id for row in self.book.messages.values()}
+        for noted in (self.layouts, self.alts):
+            for old in [m for m in noted if m not in followed]:
+                del noted[old]
+
     async def post_table(self, table: Table) -> None:
         """A new table message showing the current version (the newest table is the live one)."""
         st = table.state
-        content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=st.phase != "over",
-                                      game=self.game, narration=self.narration)
+        live = st.phase != "over"
         view = buttons.table_view(self.game, st, table.lang)
         file = await attachments.board_file(st, table.lang, **self._picture_extras(table))
+        if self._layout(table):
+            # The turn's ping first, as a message of its own (a mention in a layout notifies with an empty text),
+            # so the table is the newest message of the channel.
+            await self._ping(table)
+            shown = layout.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,
+                                 alt=file.description or "", buttons=view, narration=self.narration)
+            await self._post(table, "table", None, {"view": shown, "file": file,
+                                                    "allowed_mentions": components.NO_MENTIONS},
+                             self._live_table_edit)
+            self._posted("table", True, file.description or "")
+            return
+        content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=live,
+                                      game=self.game, narration=self.narration)
         kwargs: dict[str, Any] = {"embed": embed, "file": file, "allowed_mentions": self._mentions(table)}
         if view is not None:
             kwargs["view"] = view
         await self._post(table, "table", content, kwargs, self._live_table_edit)
+        self._posted("table", False)
+
+    async def _ping(self, table: Table) -> None:
+        """The turn's ping beside a layout table: a plain message that mentions the person the game waits for and
+        says what for (nothing when it waits for a computer or for everyone); the game never waits on it."""
+        line = layout.ping(table.state, table.seats, table.lang)
+        if line is None:
+            return
+        key = nonce(self.game, "ping", table.state.version, None)
+        try:
+            await self.channel.send(lambda: adapter.send_message(self.client, table.where, {
+                "content": line, "nonce": key, "allowed_mentions": self._mentions(table)}))
+        except SEND_ERRORS as error:
+            log.warning("game %d: the turn's ping could not be posted (%s)", self.game, _short(error))
 
     def _picture_extras(self, table: Table) -> dict[str, Any]:
         """What the board shows beside the state: this turn's events and the minutes left of the game."""
@@ -288,6 +348,8 @@ class Publisher:
 
     async def _table_edit(self, table: Table, *, live: bool) -> dict[str, Any]:
         st = table.state
+        if self._is_layout(table, self.book.message_id("table")):
+            return await self._layout_edit(table, live=live)
         content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,
                                       narration=self.narration)
         view = buttons.table_view(self.game, st, table.lang) if live else None
@@ -301,11 +363,55 @@ class Publisher:
                 kwargs["attachments"] = [board]
         return kwargs
 
+    async def _layout_edit(self, table: Table, *, live: bool, picture: bool = True) -> dict[str, Any]:
+        """The edit of a layout table: never content or embeds (Discord refuses them with the flag), the board's
+        alt text in its gallery; the new board only when it changed (`picture`: when it may)."""
+        st = table.state
+        board = None
+        if picture and (live or st.phase == "over"):
+            board = await attachments.board_if_changed(st, table.lang, **self._picture_extras(table))
+        # The gallery's alt text is the board's it shows: the new one's, else the one the message keeps.
+        message_id = self.book.message_id("table") or 0
+        words = board.description if board is not None else self.alts.get(message_id)
+        if words is None:
+            words = alt.board(st, table.lang, self.turn_events)
+        if message_id in self.layouts:
+            self.alts[message_id] = words or ""
+        view = buttons.table_view(self.game, st, table.lang) if live else None
+        kwargs: dict[str, Any] = {
+            "view": layout.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,
+                                 alt=words or "", buttons=view, narration=self.narration),
+            "allowed_mentions": components.NO_MENTIONS}
+        if board is not None:
+            kwargs["attachments"] = [board]
+        return kwargs
+
     async def _live_table_edit(self, table: Table) -> dict[str, Any]:
         return await self._table_edit(table, live=True)
 
+    async def _closed(self, table: Table, kind: str, result: list[dict] | None = None) -> dict[str, Any]:
+        """The edit that takes the buttons off a message of `kind` (a layout keeps its layout: one without
+        components at all would be an empty message); for an auction, with its `result` if it has one."""
+        if not self._is_layout(table, self.book.message_id(kind)):
+            return {"view": None}
+        if kind == "table":
+            return await self._layout_edit(table, live=False, picture=False)
+        if kind == "auction":
+            st = table.state
+            square = result[0]["square"] if result else self.auction_square
+            words = alt.deed(st.edition, square, st, table.lang) if square is not None else ""
+            return {"view": layout.auction_result(st, result or [], table.lang, game=self.game, alt=words),
+                    "allowed_mentions": components.NO_MENTIONS}
+        if kind == "offer":
+            st = table.state
+            shown = layout.offer(st, table.seats, table.lang, game=self.game, buttons=None) if st.trade is not None \
+                else layout.offer_outcome(st, [], table.lang, game=self.game)
+            return {"view": shown, "allowed_mentions": components.NO_MENTIONS}
+        return {"view": None}
+
     async def _show_table(self, table: Table, answer: ClickAnswer | None, *, live: bool) -> None:
-        """The table shows the current version; a table that cannot be edited is replaced by a fresh one."""
+        """The table shows the current version; a table that cannot be edited is replaced by a fresh one, and a
+        layout Discord refuses to edit by the classic embed table (`_heal`)."""
         if not self.book.editable("table"):
             if live:
                 await self.post_table(table)
@@ -315,6 +421,29 @@ class Publisher:
         except Gone:
             if live:
                 await self.post_table(table)
+        except discord.HTTPException as error:
+            if not await self._heal(table, error):
+                raise
+            await self.post_table(table)
+
+    async def _heal(self, table: Table, error: discord.HTTPException) -> bool:
+        """Whether `error` is Discord refusing to edit a layout table (a 400: it has been seen refusing an edit
+        that shows a new attachment in a Media Gallery, discord-api-docs #7529). If so, this game's table goes on
+        as the classic embed table in a new message (said once in the log); the refused table loses its buttons
+        if Discord lets it, else they only answer "outdated"."""
+        message_id = self.book.message_id("table")
+        if error.status != 400 or not self._is_layout(table, message_id):
+            return False
+        if not self.healed:
+            log.warning("game %d: Discord refused to edit the table as a layout (%s); the game goes on with the "
+                        "classic embed table", self.game, _short(error))
+        self.healed = True
+        row = self.book.messages["table"]
+        if message_id is not None:
+            with contextlib.suppress(*PUBLISH_ERRORS):
+                await adapter.edit_message(self.client, row.channel_id, message_id,
+                                           await self._layout_edit(table, live=False, picture=False))
+        return True
 
     async def _retire_table(self, table: Table, answer: ClickAnswer | None) -> None:
         """A new turn: the previous table keeps its account of the turn but loses its buttons. If that edit
@@ -326,9 +455,11 @@ class Publisher:
         except Gone:
             pass
         except Exception as error:
-            if not transient(error):
+            refused = isinstance(error, discord.HTTPException) and error.status == 400 \
+                and self._is_layout(table, self.book.message_id("table"))
+            if not transient(error) and not refused:
                 raise
-            log.warning("game %d: the previous table keeps its buttons (%s)", self.game, error)
+            log.warning("game %d: the previous table keeps its buttons (%s)", self.game, _short(error))
 
     # -- the auction -------------------------------------------------------------------------------------
     async def _auction_message(self, table: Table, events: list[dict], answer: ClickAnswer | None) -> None:
@@ -337,7 +468,9 @@ class Publisher:
         if "auction" in self.book.messages and (ended or st.auction is None):
             # The last result is this message's; a queued auction may already be open.
             edit: dict[str, Any] = {"view": None, "allowed_mentions": components.NO_MENTIONS}
-            if ended:
+            if self._is_layout(table, self.book.message_id("auction")):
+                edit = await self._closed(table, "auction", ended[:1])
+            elif ended:
                 edit["content"] = None
                 edit["embed"] = embeds.auction_result(st, ended[:1], table.lang, game=self.game)
                 won = ended[0] if ended[0]["code"] == "auction_won" else None
@@ -360,14 +493,28 @@ class Publisher:
     async def _post_auction(self, table: Table) -> None:
         st = table.state
         assert st.auction is not None
-        embed = embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game)
         file = await attachments.deed_file(st.edition, st.auction.square, st, table.lang)
-        await self._post(table, "auction", None, {"embed": embed, "file": file,
-                                                  "view": buttons.auction_view(self.game, st, table.lang),
-                                                  "allowed_mentions": components.NO_MENTIONS}, self._auction_edit)
+        self.auction_square = st.auction.square
+        if self._layout(table):
+            fields: dict[str, Any] = {"view": self._auction_layout(table), "file": file}
+        else:
+            fields = {"embed": embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game),
+                      "file": file, "view": buttons.auction_view(self.game, st, table.lang)}
+        await self._post(table, "auction", None, {**fields, "allowed_mentions": components.NO_MENTIONS},
+                         self._auction_edit)
+        self._posted("auction", "embed" not in fields)
+
+    def _auction_layout(self, table: Table) -> layout.Layout:
+        st = table.state
+        assert st.auction is not None
+        return layout.auction(st, table.lang, self.config.auction_quiet, game=self.game,
+                              alt=alt.deed(st.edition, st.auction.square, st, table.lang),
+                              buttons=buttons.auction_view(self.game, st, table.lang))
 
     async def _auction_edit(self, table: Table) -> dict[str, Any]:
         st = table.state
+        if self._is_layout(table, self.book.message_id("auction")):
+            return {"view": self._auction_layout(table), "allowed_mentions": components.NO_MENTIONS}
         return {"content": None, "embed": embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game),
                 "view": buttons.auction_view(self.game, st, table.lang), "allowed_mentions": components.NO_MENTIONS}
 
@@ -378,10 +525,13 @@ class Publisher:
         if "offer" in self.book.messages and (codes & set(ENDED_OFFER) or st.trade is None):
             outcome = [e for e in events if e["code"] in ENDED_OFFER]
             countered = "trade_rejected" in codes and "trade_proposed" in codes
-            await self._close(table, "offer", {
-                "content": None, "embed": embeds.trade_outcome(st, outcome, table.lang, game=self.game,
-                                                               countered=countered),
-                "view": None, "allowed_mentions": components.NO_MENTIONS}, answer)
+            if self._is_layout(table, self.book.message_id("offer")):
+                closing: dict[str, Any] = {
+                    "view": layout.offer_outcome(st, outcome, table.lang, game=self.game, countered=countered)}
+            else:
+                closing = {"content": None, "view": None,
+                           "embed": embeds.trade_outcome(st, outcome, table.lang, game=self.game, countered=countered)}
+            await self._close(table, "offer", {**closing, "allowed_mentions": components.NO_MENTIONS}, answer)
         if st.trade is None:
             return
         if self.book.editable("offer") and "trade_proposed" not in codes:
@@ -398,13 +548,34 @@ class Publisher:
         target = table.user_of(st.trade.target)
         mentions = discord.AllowedMentions(everyone=False, roles=False,
                                            users=[discord.Object(target)] if target else False)
+        if self._layout(table):
+            # As for the table: the person who must answer is pinged by a plain message of its own, just before.
+            line = layout.offer_ping(st, table.seats, table.lang)
+            if line is not None:
+                key = nonce(self.game, "offer-ping", st.version, None)
+                try:
+                    await self.channel.send(lambda: adapter.send_message(self.client, table.where, {
+                        "content": line, "nonce": key, "allowed_mentions": mentions}))
+                except SEND_ERRORS as error:
+                    log.warning("game %d: the offer's ping could not be posted (%s)", self.game, _short(error))
+            shown = layout.offer(st, table.seats, table.lang, game=self.game,
+                                 buttons=buttons.trade_view(self.game, st, table.lang))
+            await self._post(table, "offer", None, {"view": shown, "allowed_mentions": components.NO_MENTIONS},
+                             self._offer_edit)
+            self._posted("offer", True)
+            return
         content, embed = embeds.trade(st, table.seats, table.lang, game=self.game)
         await self._post(table, "offer", content, {"embed": embed,
                                                    "view": buttons.trade_view(self.game, st, table.lang),
                                                    "allowed_mentions": mentions}, self._offer_edit)
+        self._posted("offer", False)
 
     async def _offer_edit(self, table: Table) -> dict[str, Any]:
         st = table.state
+        if self._is_layout(table, self.book.message_id("offer")):
+            return {"view": layout.offer(st, table.seats, table.lang, game=self.game,
+                                         buttons=buttons.trade_view(self.game, st, table.lang)),
+                    "allowed_mentions": components.NO_MENTIONS}
         content, embed = embeds.trade(st, table.seats, table.lang, game=self.game)
         return {"content": content, "embed": embed, "view": buttons.trade_view(self.game, st, table.lang),
                 "allowed_mentions": components.NO_MENTIONS}
@@ -416,7 +587,7 @@ class Publisher:
         st, lang = table.state, table.lang
         fields: dict[str, Any] = {"allowed_mentions": components.NO_MENTIONS, "view": league.end_view(self.game, lang)}
         try:
-            picture = await attachments.summary_file(self.storage, self.game, lang)
+            picture = await attachments.summary_file(self.storage, self.game, lang, st)
         except Exception:  # the standings matter more than the chart
             log.exception("game %d: the summary picture failed", self.game)
             picture = None
@@ -443,7 +614,7 @@ class Publisher:
         row = self.book.messages.get(kind)
         if not wanted:
             if row is not None:
-                await self._close(table, kind, {"view": None}, None)
+                await self._close(table, kind, await self._closed(table, kind), None)
             return
         if row is None or not self.book.editable(kind):
             if row is not None and row.posting is not None:
@@ -454,6 +625,10 @@ class Publisher:
             try:
                 await self._edit(table, kind, await edit(table), None)
             except Gone:
+                await post(table)
+            except discord.HTTPException as error:
+                if kind != "table" or not await self._heal(table, error):
+                    raise
                 await post(table)
 
     # -- posting and editing, recorded in the store ----------------------------------------------------
@@ -471,8 +646,8 @@ class Publisher:
             await self._save(self.storage.intend_post, self.game, kind, where, version)
         key = nonce(self.game, kind, version, replaces)
         message_id = await self._retrying(
-            lambda: self.channel.send(
-                lambda: adapter.send_message(self.client, where, {"content": content, "nonce": key, **fields})),
+            lambda: self.channel.send(lambda: adapter.send_message(
+                self.client, where, {**({} if content is None else {"content": content}), "nonce": key, **fields})),
             f"post the {kind}", files=_files(fields))
         self.book.posted(kind, where, message_id, version)
         await self._save(self.storage.posted, self.game, kind, where, message_id, version)

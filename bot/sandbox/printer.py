@@ -27,7 +27,7 @@ from fakediscord.models import walk_components
 from fakediscord.snowflake import snowflake_time
 
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
-ACTION_ROW, TEXT_INPUT = 1, 4
+ACTION_ROW, TEXT_INPUT, TEXT_DISPLAY = 1, 4, 10
 NUMBER = re.compile(r"^\d+\.\d+$")
 # The table's board, as the bot names its picture: the one picture opened in a viewer.
 BOARD_PICTURE = "board.png"
@@ -149,6 +149,7 @@ class Printer:
             lines += [f"   {self._mentions(line)}" for line in message.content.splitlines()]
         for embed in message.embeds:
             lines += self._embed(embed)
+        lines += self._texts(message)
         for attachment in message.attachments:
             path = self._save(attachment.filename, attachment.data)
             lines.append(f"   🖼  {path}" if path.exists() else f"   🖼  {path} {self.words('picture_gone')}")
@@ -196,6 +197,15 @@ class Printer:
             lines.append(f"   ▌ [{image.removeprefix('attachment://')}]")
         if (embed.get("footer") or {}).get("text"):
             lines.append(f"   ▌ {embed['footer']['text']}")
+        return lines
+
+    def _texts(self, message: FakeMessage) -> list[str]:
+        """A Components V2 message's text displays, in order, as an embed's lines (its controls come after)."""
+        lines = []
+        for component in walk_components(message.components):
+            if component.get("type") == TEXT_DISPLAY:
+                for line in str(component.get("content") or "").splitlines():
+                    lines.append(f"   ▌ {self._mentions(line.removeprefix('### ').removeprefix('-# '))}")
         return lines
 
     def _components(self, message: FakeMessage) -> list[str]:

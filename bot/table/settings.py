@@ -24,13 +24,15 @@ TOGGLES = (
     "auction_on_decline", "free_parking_pot", "double_rent_with_mortgaged", "trading_window", "club_loans",
     "staggered_start", "auction_only", "no_rent_in_jail", "random_order", "deal_titles",
     "doubles_roll_again", "three_doubles_jail", "mortgage_interest", "even_building", "thread", "rated_when_ended",
-    "take_backs", "take_back_host", "join_free",
+    "take_backs", "take_back_host", "join_free", "classic_table",
 )
 # The bot's own switches (not engine rules) and their defaults: a thread per game; take-backs with everyone's
 # consent (a few a game), or the host's alone in a game that is not rated; whether anyone may sit down in a
-# computer's seat during the game without the host's yes; and the league's house rules (`bot.league.HOUSE_RULES`:
-# a game its host ends is rated only if the table says so).
-BOT_SWITCHES = {"thread": True, "take_backs": True, "take_back_host": False, "join_free": False, **HOUSE_RULES}
+# computer's seat during the game without the host's yes; the table message as Discord's new layout (the
+# classic embed table for those who prefer it); and the league's house rules (`bot.league.HOUSE_RULES`: a
+# game its host ends is rated only if the table says so).
+BOT_SWITCHES = {"thread": True, "take_backs": True, "take_back_host": False, "join_free": False,
+                "classic_table": False, **HOUSE_RULES}
 NO_THREAD = ("no_thread_permission", "no_thread_error")  # why a game that was to have a thread has none
 ENDINGS = ("last", "bankruptcy2", "turns30", "turns60", "turns100")
 SETTING_KINDS = ("edition", "time_limit", "turn_timeout", "rules", "ending")  # what the lobby's selects change
@@ -98,6 +100,11 @@ class TableSettings:
     def join_free(self) -> bool:
         """Whether anyone may take a computer's seat during the game without the host's yes."""
         return self._bot_switch("join_free")
+
+    @property
+    def classic_table(self) -> bool:
+        """Whether the table message is the classic embed table rather than the layout (`bot.face.layout`)."""
+        return bool(self.values.get("classic_table", BOT_SWITCHES["classic_table"]))
 
     @property
     def no_thread(self) -> str:
