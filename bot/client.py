@@ -72,6 +72,12 @@ class TuristaBot(discord.AutoShardedClient):
                          shard_count=config.shard_count,
                          shard_ids=list(config.shards) if config.shards is not None else None)
         adapter.lighter_clicks(self)
+        if config.rest_url is not None:
+            # discord.py has no setting for its REST base: every request's URL (interaction callbacks and webhooks
+            # included) is built from this class attribute, which is how rate-limit proxies such as nirn-proxy
+            # are put in front of it. One value for the process, which runs one bot.
+            discord.http.Route.BASE = config.rest_url
+            log.info("REST requests go to %s", config.rest_url)
         self.config = config
         self.tree = Tree(self)
         self.commands = list(commands)
