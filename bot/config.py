@@ -31,7 +31,7 @@ def _url(name: str) -> str | None:
     if not raw:
         return None
     if not raw.startswith(("http://", "https://")):
-        raise SystemExit(f"{name} must be an http:// or https:// URL such as http://127.0.0.1:8080/api/v10, got {raw!r}")
+        raise SystemExit(f"{name} must be an http:// or https:// URL, such as http://127.0.0.1:8080/api/v10: {raw!r}")
     return raw
 
 

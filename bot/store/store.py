@@ -182,7 +182,7 @@ class Store:
         a SQLite file, or a `postgresql://user:password@host/database` URL.
 
         `timeout`: seconds a write waits for another process's lock before `db_locked` (and, for
-        PostgreSQL, for a connection before `db_unavailable`).
+        PostgreSQL, at most 2 s of it for a connection before `db_unavailable`).
         `synchronous`: SQLite only, NORMAL or FULL (default: `default_synchronous()`); see there.
         `create=False`: SQLite only, refuses to make a new file (the maintenance commands use it).
         `pool_size`: PostgreSQL only, the most connections this process opens.

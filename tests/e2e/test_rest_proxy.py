@@ -10,8 +10,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
+import pytest
 from aiohttp import web
 
+from bot.config import load_config
 from devkit.world import TEST_SETTINGS, Bot, World, assert_clean, bot_environment
 from fakediscord import FakeDiscord
 
@@ -76,3 +78,14 @@ async def test_the_bot_sends_its_rest_requests_to_the_configured_base(tmp_path: 
         assert ("POST", "/api/v10/interactions") in paths  # the answers to the command and the click
         assert f"REST requests go to {proxy}" in bot.log()
         assert fake.errors == [], "\n".join(map(str, fake.errors))
+
+
+def test_the_rest_base_setting(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TURISTA_DISCORD_API", raising=False)
+    assert load_config().rest_url is None  # Discord itself
+    monkeypatch.setenv("TURISTA_DISCORD_API", " http://127.0.0.1:8080/api/v10/ ")
+    assert load_config().rest_url == "http://127.0.0.1:8080/api/v10"
+    monkeypatch.setenv("TURISTA_DISCORD_API", "127.0.0.1:8080")
+    with pytest.raises(SystemExit, match="TURISTA_DISCORD_API"):
+        load_config()
