@@ -311,10 +311,12 @@ class Session:
     async def _drive(self) -> None:
         try:
             await self._drive_moves()
-        except Exception:
+        except Exception as error:
+            self.driver = None
+            if self.closed and isinstance(error, StoreError):
+                return  # the process stepped aside (another took over the game's shard), and said so
             # The table stays as it was; the next move or a restart picks the computers up again.
             log.exception("game %d: computer players stopped", self.gid)
-            self.driver = None
 
     async def _drive_moves(self) -> None:
         moves = 0
