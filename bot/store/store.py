@@ -518,11 +518,17 @@ class Store:
                 "UPDATE games SET version = ?, snapshot = ?, updated_at = ?, deadline = ? WHERE id = ? AND version = ?"
             )
             params = [version, snapshot, ts, deadline, game_id, expected_version]
+        sql += " AND status = 'active'"
+        fence = self.fence
+        if fence is not None:
+            # The lease's check in the same statement: a move costs no round trip more; a refusal says why below.
+            sql += " AND (SELECT epoch FROM leases WHERE shard_count = ? AND shard = (games.guild_id >> 22) % ?) = ?"
+            params += [fence.shard_count, fence.shard_count, fence.epoch]
         with self.backend.write() as tx:
-            self._fenced(tx, game_id)
             # The version guard: a concurrent writer of this game (another process, a stale click) either
             # committed first, and this matches no row, or waits here until this transaction ends.
-            if tx.execute(sql + " AND status = 'active'", params).rowcount != 1:
+            if tx.execute(sql, params).rowcount != 1:
+                self._fenced(tx, game_id)
                 row = tx.execute("SELECT status, version FROM games WHERE id = ?", [game_id]).fetchone()
                 if row is None:
                     raise NoSuchGame(game_id)
