@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.config import Config
-from bot.store import Store
+from bot.store import Store, StoreError
 from bot.table.book import Book
 from bot.table.face import Notice, NotShown, Table
 from bot.table.lobby import Actor, Lobby, Refusal, check
@@ -191,6 +191,32 @@ async def test_a_move_the_face_could_not_show_is_kept_and_shown_later(place: Pla
     assert isinstance(events, list)
     assert place.store.game(gid).version == st.version + 1
     await eventually(lambda: ("restore", st.version + 1) in place.faces[gid].told, "the move shown later")
+
+
+async def test_a_move_stored_though_the_database_said_otherwise_is_shown_at_the_next_click(
+        place: Place, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database went away during the commit: the move was stored, the bot heard `db_unavailable`. The next
+    click finds the stored game ahead (outdated), and the table then shows the stored move; nothing is made twice."""
+    monkeypatch.setattr("bot.table.session.HEAL_FIRST", 0.01)
+    gid = await started(place)
+    session = await place.sessions.for_game(gid)
+    assert session is not None and session.state is not None
+    st = session.state
+    user = session.user_of(st.current)
+    stored = place.storage.apply
+
+    async def answer_lost(*args: Any, **kwargs: Any) -> int:
+        await stored(*args, **kwargs)
+        raise StoreError("db_unavailable", detail="the connection broke during the commit")
+
+    place.storage.apply = answer_lost  # type: ignore[method-assign]
+    with pytest.raises(StoreError):
+        await session.run(Action(kind="roll", seat=st.current), user, st.version)
+    del place.storage.apply
+    assert place.store.game(gid).version == st.version + 1 and session.state.version == st.version
+    assert await session.run(Action(kind="roll", seat=st.current), user, st.version) == ("outdated", {})
+    assert session.state.version == st.version + 1 == place.store.game(gid).version
+    await eventually(lambda: ("restore", st.version + 1) in place.faces[gid].told, "the stored move shown")
 
 
 async def test_the_clock_warns_then_plays_for_an_absent_person(place: Place) -> None:

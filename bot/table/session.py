@@ -183,6 +183,7 @@ class Session:
                 return error.code, dict(error.params)
             except StaleVersion:
                 await self.reload()
+                self.resync()
                 return "outdated", {}
         self.after_change()
         return [*earlier, *events]
@@ -206,6 +207,13 @@ class Session:
         self.row = await self.storage.game(self.gid)
         self.state = self.row.state
         self.settings = TableSettings(self.row.settings)
+
+    def resync(self) -> None:
+        """After a reload that found the stored game ahead of this session (a move the database made though its
+        answer was lost, as when the server went away during the commit): its messages are brought up to date,
+        and its computer seats and clocks go on from the stored state."""
+        self.heal_later()
+        self.after_change()
 
     def after_change(self) -> None:
         """Computer seats and timers react to the new state (outside the lock)."""
@@ -320,6 +328,7 @@ class Session:
 
     async def _drive_moves(self) -> None:
         moves = 0
+        reloaded = False
         wait = self.config.pace
         retries = Backoff(f"game {self.gid}: computer players", log)
         while not self.closed and not self.tables.closing and moves < MAX_COMPUTER_MOVES:
@@ -334,6 +343,7 @@ class Session:
                 except (IllegalAction, StaleVersion) as error:
                     log.warning("game %d: computer move %s refused: %s", self.gid, action, error)
                     await self.reload()
+                    reloaded = True
                     break
                 except StoreError as error:
                     if not transient(error):
@@ -350,6 +360,8 @@ class Session:
         if moves >= MAX_COMPUTER_MOVES:
             log.warning("game %d: computer players made %d moves in a row; pausing them", self.gid, moves)
             self.arm_timers()
+        elif reloaded:
+            self.resync()
         elif moves:
             self.after_change()
 
