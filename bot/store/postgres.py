@@ -34,9 +34,10 @@ _MIGRATION_LOCK = 0x7475726973746100  # "turista\0"
 _IDLE_IN_TRANSACTION_S = 60
 # Seconds a call waits for a pooled connection: a command that reads is still answered within Discord's 3 s when
 # the server has just gone away. Once it is known to be away, a call waits only `_AWAY_WAIT`: it is refused at
-# once, and the pool's own tries (1 to 2 s apart) bring the connections back when the server answers again.
+# once, and the pool's own tries (a second apart at most) bring the connections back when the server answers again.
 _CONNECTION_WAIT = 2.0
 _AWAY_WAIT = 0.3
+_RECONNECT_ROUND = 1.0
 
 
 def _placeholders(sql: str, cache: dict[str, str] = {}) -> str:  # noqa: B006 - the cache is meant to persist
@@ -96,10 +97,11 @@ class PostgresBackend:
             configure=configure,
             check=ConnectionPool.check_connection,
             timeout=timeout,
-            # A server that went away (a restart, a failover) is tried again 1, 2, 2 s apart, and a new round of
-            # tries starts when a call next waits for a connection: the pool's own back-off would otherwise grow
-            # to minutes, and a server back after 30 s would wait that long to be used again.
-            reconnect_timeout=max(1.0, timeout),
+            # A server that went away (a restart, a failover) is tried again once a second later, then the pool
+            # gives up that round, and a call that waits for a connection starts a new round at once: the pool's
+            # own back-off would otherwise grow to minutes, and a server back after 30 s would wait that long
+            # to be used again.
+            reconnect_timeout=_RECONNECT_ROUND,
             name="turista",
             open=False,
         )
