@@ -82,6 +82,7 @@ class PostgresBackend:
         self.location = shown(url)
         self._down_since: float | None = None  # when the server stopped answering, while it does not
         self._health = threading.Lock()
+        self._attempts_failed = 0  # the pool's failed connection attempts when the server was last found away
         self._connection_wait = min(timeout, _CONNECTION_WAIT)
         lock_ms = max(1, int(timeout * 1000))
 
@@ -144,9 +145,13 @@ class PostgresBackend:
         call fails at once with `db_unavailable` after the connection timeout, and players are told so."""
         if error.code != "db_unavailable":
             return
+        # A pool whose every connection is busy also makes a call wait in vain; only a failed attempt to connect
+        # says the server is away (and makes later calls give up sooner).
+        attempts_failed = self.pool.get_stats().get("connections_errors", 0)
         with self._health:
-            if self._down_since is not None:
+            if self._down_since is not None or attempts_failed == self._attempts_failed:
                 return
+            self._attempts_failed = attempts_failed
             self._down_since = time.monotonic()
         log.warning("PostgreSQL at %s does not answer (%s); what needs the database is refused until it answers "
                     "again, and the connections are made again by themselves", self.location,
