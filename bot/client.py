@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
+import socket
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -82,6 +84,12 @@ class TuristaBot(discord.AutoShardedClient):
                          shard_count=config.shard_count,
                          shard_ids=list(config.shards) if config.shards is not None else None)
         adapter.lighter_clicks(self)
+        if config.rest_url is not None:
+            # discord.py has no setting for its REST base: every request's URL (interaction callbacks and webhooks
+            # included) is built from this class attribute, which is how rate-limit proxies such as nirn-proxy
+            # are put in front of it. One value for the process, which runs one bot.
+            discord.http.Route.BASE = config.rest_url
+            log.info("REST requests go to %s", config.rest_url)
         self.config = config
         self.tree = Tree(self)
         self.commands = list(commands)
@@ -101,6 +109,7 @@ class TuristaBot(discord.AutoShardedClient):
         self.storage = Storage(await asyncio.to_thread(Store, self.config.db))
         self.sessions = Sessions(self.config, self.storage, self._face, self._guild_language)
         self.lobby = Lobby(self.config, self.storage, self.sessions.lock_for)
+        await self._take_shards()
         if self.config.shards and self.storage.store.kind == "sqlite":
             # A file of this process's own keeps its new game ids apart from other processes' files, so
             # the files can later be split or merged (resharding). Harmless on a file several share.
@@ -132,6 +141,22 @@ class TuristaBot(discord.AutoShardedClient):
             self.status_reports = asyncio.create_task(self._report_status(), name="turista-status")
         if self.config.cache:
             self.requests_written = asyncio.create_task(self._write_requests(), name="turista-requests")
+
+    async def _take_shards(self) -> None:
+        """Take the leases of this process's shards in the database: a process still running on one of them (left
+        behind by a deploy) has its writes refused from now on, and steps aside (`Sessions.step_aside`)."""
+        count = self.config.shard_count or 1  # every shard in one process: one lease for all of them
+        shards = self.config.shards if self.config.shards is not None else tuple(range(count))
+        owner = f"{socket.gethostname()} pid {os.getpid()}"
+        before = await self.storage.take_shards(count, shards, owner)
+        self.storage.on_lease_lost = self.sessions.step_aside
+        fence = self.storage.store.fence
+        assert fence is not None
+        log.info("leases of shard%s %s of %d taken by %s, epoch %d", "s" if len(shards) != 1 else "",
+                 ",".join(map(str, shards)), count, owner, fence.epoch)
+        for lease in before:
+            log.info("shard %d of %d taken over from %s (epoch %d)", lease.shard, lease.shard_count, lease.owner,
+                     lease.epoch)
 
     async def _report_status(self) -> None:
         """The status line in the log every few minutes, for an admin's monitoring (`turista status`)."""

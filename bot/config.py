@@ -27,6 +27,15 @@ def _int_or_none(name: str) -> int | None:
     return int(raw)
 
 
+def _url(name: str) -> str | None:
+    raw = os.environ.get(name, "").strip().rstrip("/")
+    if not raw:
+        return None
+    if not raw.startswith(("http://", "https://")):
+        raise SystemExit(f"{name} must be an http:// or https:// URL, such as http://127.0.0.1:8080/api/v10: {raw!r}")
+    return raw
+
+
 @dataclass(frozen=True)
 class Config:
     token: str
@@ -44,6 +53,9 @@ class Config:
     # this process runs (None: all of them); it needs `shard_count`.
     shard_count: int | None = None
     shards: tuple[int, ...] | None = None
+    # Where discord.py sends its REST requests (`https://discord.com/api/v10` when unset): an HTTP rate-limit proxy
+    # that several shard processes share (docs/scaling.md), which forwards them to Discord.
+    rest_url: str | None = None
     # Talking to a fake Discord on this machine (the tests): no pause between two shards' IDENTIFY, and a short wait
     # for the guilds at connection.
     local: bool = False
@@ -97,6 +109,7 @@ def load_config(env_file: str | os.PathLike[str] | None = None) -> Config:
         status_minutes=_float("TURISTA_STATUS_MINUTES", 10.0),
         render_workers=_int_or_none("TURISTA_RENDER_WORKERS"),
         cache=os.environ.get("TURISTA_CACHE", "").strip() or default_cache(),
+        rest_url=_url("TURISTA_DISCORD_API"),
         local=fast,
     )
     return with_shards(config, os.environ.get("TURISTA_SHARD_COUNT", ""), os.environ.get("TURISTA_SHARDS", ""))

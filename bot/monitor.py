@@ -21,6 +21,7 @@ from bot.config import default_cache, load_env_file
 from bot.registration import REFUSED_EXIT
 from bot.store import Activity, RegistrationRow, Store, StoreError, default_path
 from bot.store.backend import is_url, shown
+from bot.store.rows import LeaseRow
 
 
 def age(seconds: float) -> str:
@@ -58,6 +59,12 @@ def registration_line(row: RegistrationRow, now: float) -> str:
     return f"commands ({where}): REFUSED {when} ago, {outcome}. {row.refused}"
 
 
+def lease_line(lease: LeaseRow, now: float) -> str:
+    """Which process holds a shard's lease (the one whose writes of its games the database takes)."""
+    return (f"shard {lease.shard} of {lease.shard_count}: held by {lease.owner}, epoch {lease.epoch}, "
+            f"taken {age(now - lease.taken_at)} ago")
+
+
 def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="How many games are open, and the last action's age.")
     parser.add_argument("--db", default=None,
@@ -81,6 +88,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.monitor")
         with Store(path, create=False) as store:
             activity = store.activity()
             registrations = store.registrations()
+            leases = store.leases()
     except StoreError as exc:
         print(f"{shown_as}: {exc.code} {exc.params}", file=sys.stderr)
         return 2
@@ -94,11 +102,15 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot.monitor")
                     for r in registrations]
         print(json.dumps({"database": shown_as, "lobbies": activity.lobbies, "playing": activity.playing,
                           "last_action": last, "last_action_age": None if last is None else round(now - last, 1),
-                          "commands": commands, "discord": counts}))
+                          "commands": commands, "discord": counts,
+                          "leases": [{"shard_count": lease.shard_count, "shard": lease.shard, "owner": lease.owner,
+                                      "epoch": lease.epoch, "taken_at": lease.taken_at} for lease in leases]}))
     else:
         print(f"{shown_as}: {status_line(activity, now)}")
         for row in registrations:
             print(registration_line(row, now))
+        for lease in leases:
+            print(lease_line(lease, now))
         for count in counts:
             print(f"  {requests.line(count)} (counted {age(now - count['written'])} ago)")
     return 0

@@ -61,6 +61,7 @@ class ThrowawayCluster:
         self.port = 0
         self._schemas = itertools.count(1)
         self._user: str | None = None
+        self._options = ""
         if os.geteuid() == 0:
             try:
                 pwd.getpwnam(SERVER_USER)
@@ -85,11 +86,25 @@ class ThrowawayCluster:
         options = [f"-p {self.port}", "-c listen_addresses=127.0.0.1", f"-k {self.folder}", "-c max_connections=200"]
         if not self.durable:
             options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
-        log = str(self.folder / "server.log")
-        self._run("pg_ctl", "-D", str(self.data), "-o", " ".join(options), "-l", log, "-w", "start")
-        self.running = True
+        self._options = " ".join(options)
+        self._start_server()
         self._psql(f"CREATE DATABASE {DB_NAME}")
         return self
+
+    def _start_server(self) -> None:
+        log = str(self.folder / "server.log")
+        self._run("pg_ctl", "-D", str(self.data), "-o", self._options, "-l", log, "-w", "start")
+        self.running = True
+
+    def halt(self) -> None:
+        """Stop the server as an admin's restart does (`pg_ctl stop -m fast`: every connection is ended, nothing
+        committed is lost), keeping its data for `resume`."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+        self.running = False
+
+    def resume(self) -> None:
+        """Start the halted server again, on the same port with the same data."""
+        self._start_server()
 
     def _psql(self, sql: str, database: str = "postgres") -> None:
         import psycopg

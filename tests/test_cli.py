@@ -277,6 +277,13 @@ def test_status_counts_open_games_and_the_last_actions_age(tmp_path: Path,
     assert code == 0 and report["lobbies"] == 1 and report["playing"] == 1 and report["last_action_age"] > 0
     code, out, _ = turista(capsys, "status", "--db", str(db))
     assert code == 0 and "2 open games (1 playing, 1 in the lobby); last action" in out
+    with Store(db, clock=lambda: clock[0]) as store:
+        store.take_shards(2, [1], "bots.example pid 42")
+    code, out, _ = turista(capsys, "status", "--db", str(db))
+    assert code == 0 and "shard 1 of 2: held by bots.example pid 42, epoch 1, taken" in out
+    code, out, _ = turista(capsys, "status", "--db", str(db), "--json")
+    assert json.loads(out)["leases"] == [{"shard_count": 2, "shard": 1, "owner": "bots.example pid 42", "epoch": 1,
+                                          "taken_at": 1_000_050.0}]
 
 
 def test_the_status_line_reads_at_a_glance() -> None:

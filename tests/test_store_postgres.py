@@ -109,3 +109,20 @@ def test_postgres_errors_become_the_same_codes() -> None:
     assert code("42P01") == "db_error"  # undefined_table: a bug, not a fault
     assert isinstance(translate_pg(psycopg.errors.lookup("23505")("dup")), Conflict)
     assert translate_pg(psycopg.OperationalError("server closed the connection unexpectedly")).code == "db_unavailable"
+
+
+def test_a_pool_busy_to_the_last_connection_is_not_a_server_away(pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Every connection in use: a call waits its 2 s in vain (`db_unavailable`), but the server is there, so
+    the next calls still wait as long, and the log does not say it is away."""
+    with Store(pg_url, pool_size=1) as store:
+        busy = store.backend.pool.getconn()  # type: ignore[attr-defined]
+        try:
+            started = time.perf_counter()
+            with pytest.raises(StoreError) as err:
+                store.game_ids()
+            assert err.value.code == "db_unavailable" and time.perf_counter() - started >= 1.9
+        finally:
+            store.backend.pool.putconn(busy)  # type: ignore[attr-defined]
+        assert store.backend._down_since is None  # type: ignore[attr-defined]
+        assert "does not answer" not in caplog.text
+        assert store.game_ids() == []

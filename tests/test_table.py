@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.config import Config
-from bot.store import Store
+from bot.store import LeaseLost, Store, StoreError
 from bot.table.book import Book
 from bot.table.face import Notice, NotShown, Table
 from bot.table.lobby import Actor, Lobby, Refusal, check
@@ -24,7 +24,7 @@ from engine import Action, legal_actions
 GUILD, CHANNEL, HOST, GUEST = 1, 10, 100, 200
 
 
-@dataclass
+@dataclass(eq=False)  # hashable, as a face is: the sessions keep those of games they forgot
 class RecordedFace:
     """What a table told its face, in order; `failures` make the next calls of `show` raise NotShown."""
 
@@ -191,6 +191,51 @@ async def test_a_move_the_face_could_not_show_is_kept_and_shown_later(place: Pla
     assert isinstance(events, list)
     assert place.store.game(gid).version == st.version + 1
     await eventually(lambda: ("restore", st.version + 1) in place.faces[gid].told, "the move shown later")
+
+
+async def test_a_move_stored_though_the_database_said_otherwise_is_shown_at_the_next_click(
+        place: Place, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database went away during the commit: the move was stored, the bot heard `db_unavailable`. The next
+    click finds the stored game ahead (outdated), and the table then shows the stored move; nothing is made twice."""
+    monkeypatch.setattr("bot.table.session.HEAL_FIRST", 0.01)
+    gid = await started(place)
+    session = await place.sessions.for_game(gid)
+    assert session is not None and session.state is not None
+    st = session.state
+    user = session.user_of(st.current)
+    stored = place.storage.apply
+
+    async def answer_lost(*args: Any, **kwargs: Any) -> int:
+        await stored(*args, **kwargs)
+        raise StoreError("db_unavailable", detail="the connection broke during the commit")
+
+    place.storage.apply = answer_lost  # type: ignore[method-assign]
+    with pytest.raises(StoreError):
+        await session.run(Action(kind="roll", seat=st.current), user, st.version)
+    del place.storage.apply
+    assert place.store.game(gid).version == st.version + 1 and session.state.version == st.version
+    assert await session.run(Action(kind="roll", seat=st.current), user, st.version) == ("outdated", {})
+    assert session.state.version == st.version + 1 == place.store.game(gid).version
+    await eventually(lambda: ("restore", st.version + 1) in place.faces[gid].told, "the stored move shown")
+
+
+async def test_a_process_whose_shard_was_taken_over_steps_aside(place: Place, tmp_path: Path,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    place.storage.on_lease_lost = place.sessions.step_aside
+    place.store.take_shards(1, [0], "old")
+    gid = await started(place)
+    session = await place.sessions.for_game(gid)
+    assert session is not None and session.state is not None
+    st = session.state
+    with Store(tmp_path / "t.db") as newer:
+        newer.take_shards(1, [0], "new")  # a newer process on the same shard and database
+    with pytest.raises(LeaseLost):
+        await session.run(Action(kind="roll", seat=st.current), session.user_of(st.current), st.version)
+    assert place.store.game(gid).version == st.version  # refused by the database: nothing written
+    assert session.closed and gid not in place.sessions.by_game and (0, 1) in place.sessions.lost
+    assert "shard 0 of 1: another process took it over (new, epoch 2" in caplog.text
+    with pytest.raises(LeaseLost):  # a later click on the game is answered so, without loading it again
+        await place.sessions.for_game(gid)
 
 
 async def test_the_clock_warns_then_plays_for_an_absent_person(place: Place) -> None:

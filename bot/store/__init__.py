@@ -2,7 +2,7 @@
 action log, the latest snapshot and the results, and each server's league (seasons, ratings). No discord here,
 so engine-side tools can use it too. See docs/storage.md."""
 
-from bot.store.errors import ChannelBusy, NoSuchGame, StaleVersion, StoreError
+from bot.store.errors import ChannelBusy, LeaseLost, NoSuchGame, StaleVersion, StoreError
 from bot.store.rows import (
     MESSAGE_KINDS,
     Activity,
@@ -67,6 +67,7 @@ __all__ = [
     "SeatRow",
     "TitleCount",
     "StaleVersion",
+    "LeaseLost",
     "Store",
     "StoreError",
     "default_path",

@@ -37,6 +37,20 @@ class ChannelBusy(StoreError):
         self.game_id = game_id
 
 
+class LeaseLost(StoreError):
+    """Another process took over the game's shard (its lease in the database has a newer epoch, or none is held
+    at this shard count): this process may not write the shard's games any more, and nothing was written."""
+
+    def __init__(self, shard: int, shard_count: int, epoch: int, holder: str | None, holder_epoch: int | None) -> None:
+        super().__init__("lease_lost", shard=shard, shard_count=shard_count, epoch=epoch, holder=holder,
+                         holder_epoch=holder_epoch)
+        self.shard = shard
+        self.shard_count = shard_count
+        self.epoch = epoch
+        self.holder = holder
+        self.holder_epoch = holder_epoch
+
+
 class NoSuchGame(StoreError):
     def __init__(self, game_id: int) -> None:
         super().__init__("no_such_game", game_id=game_id)

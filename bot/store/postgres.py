@@ -12,6 +12,8 @@ REPEATABLE READ READ ONLY transactions, so a game and its seats are read from on
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -24,10 +26,18 @@ from bot.store.backend import shown
 from bot.store.errors import StoreError, translate_pg
 from bot.store.schema import MIGRATION_NAMES, POSTGRES
 
+log = logging.getLogger("turista.store")
+
 # Every process takes this advisory lock around its migrations, so two starting together migrate once.
 _MIGRATION_LOCK = 0x7475726973746100  # "turista\0"
 # A process that dies or hangs inside a transaction must not hold a game's row lock for long.
 _IDLE_IN_TRANSACTION_S = 60
+# Seconds a call waits for a pooled connection: a command that reads is still answered within Discord's 3 s when
+# the server has just gone away. Once it is known to be away, a call waits only `_AWAY_WAIT`: it is refused at
+# once, and the pool's own tries (a second apart at most) bring the connections back when the server answers again.
+_CONNECTION_WAIT = 2.0
+_AWAY_WAIT = 0.3
+_RECONNECT_ROUND = 1.0
 
 
 def _placeholders(sql: str, cache: dict[str, str] = {}) -> str:  # noqa: B006 - the cache is meant to persist
@@ -70,6 +80,10 @@ class PostgresBackend:
     def __init__(self, url: str, *, timeout: float, pool_size: int = 4) -> None:
         """`timeout`: seconds to wait for a connection, and for a row lock another process holds."""
         self.location = shown(url)
+        self._down_since: float | None = None  # when the server stopped answering, while it does not
+        self._health = threading.Lock()
+        self._attempts_failed = 0  # the pool's failed connection attempts when the server was last found away
+        self._connection_wait = min(timeout, _CONNECTION_WAIT)
         lock_ms = max(1, int(timeout * 1000))
 
         def configure(conn: psycopg.Connection[Any]) -> None:
@@ -84,6 +98,11 @@ class PostgresBackend:
             configure=configure,
             check=ConnectionPool.check_connection,
             timeout=timeout,
+            # A server that went away (a restart, a failover) is tried again once a second later, then the pool
+            # gives up that round, and a call that waits for a connection starts a new round at once: the pool's
+            # own back-off would otherwise grow to minutes, and a server back after 30 s would wait that long
+            # to be used again.
+            reconnect_timeout=_RECONNECT_ROUND,
             name="turista",
             open=False,
         )
@@ -101,18 +120,48 @@ class PostgresBackend:
     @contextmanager
     def _transaction(self, begin: str) -> Iterator[_Tx]:
         try:
-            with self.pool.connection() as conn, conn.cursor() as cur:
+            wait = _AWAY_WAIT if self._down_since is not None else self._connection_wait
+            with self.pool.connection(timeout=wait) as conn, conn.cursor() as cur:
                 cur.execute(begin)
                 try:
                     yield _Tx(cur)
-                except BaseException:
+                except BaseException as exc:
                     if not conn.broken:
                         with suppress(psycopg.Error):  # the error that got us here is the one to report
                             cur.execute("ROLLBACK")
+                    if isinstance(exc, StoreError):
+                        self._failed(exc)
                     raise
                 cur.execute("COMMIT")
         except psycopg.Error as exc:
-            raise translate_pg(exc) from exc
+            error = translate_pg(exc)
+            self._failed(error)
+            raise error from exc
+        if self._down_since is not None:
+            self._answered()
+
+    def _failed(self, error: StoreError) -> None:
+        """Say once in the log that the server does not answer (a restart, a network cut): until it does, every
+        call fails at once with `db_unavailable` after the connection timeout, and players are told so."""
+        if error.code != "db_unavailable":
+            return
+        # A pool whose every connection is busy also makes a call wait in vain; only a failed attempt to connect
+        # says the server is away (and makes later calls give up sooner).
+        attempts_failed = self.pool.get_stats().get("connections_errors", 0)
+        with self._health:
+            if self._down_since is not None or attempts_failed == self._attempts_failed:
+                return
+            self._attempts_failed = attempts_failed
+            self._down_since = time.monotonic()
+        log.warning("PostgreSQL at %s does not answer (%s); what needs the database is refused until it answers "
+                    "again, and the connections are made again by themselves", self.location,
+                    error.params.get("detail", ""))
+
+    def _answered(self) -> None:
+        with self._health:
+            since, self._down_since = self._down_since, None
+        if since is not None:
+            log.info("PostgreSQL at %s answers again after %.1f s; going on", self.location, time.monotonic() - since)
 
     def write(self) -> Any:
         return self._transaction("BEGIN")

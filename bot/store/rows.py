@@ -20,6 +20,32 @@ class Activity:
 
 
 @dataclass(frozen=True, slots=True)
+class LeaseRow:
+    """Who may write the games of one gateway shard (`shard` of `shard_count`): the process `owner`, as long as
+    the lease's `epoch` is the one it took."""
+
+    shard_count: int
+    shard: int
+    owner: str
+    epoch: int
+    taken_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """The leases a store holds: its writes of a game are made only while the game's shard's lease still has
+    `epoch` (every lease this process took at once has the same epoch)."""
+
+    shard_count: int
+    shards: tuple[int, ...]
+    owner: str
+    epoch: int
+
+    def shard_of(self, guild_id: int) -> int:
+        return (guild_id >> 22) % self.shard_count
+
+
+@dataclass(frozen=True, slots=True)
 class RegistrationRow:
     """The slash commands of an application in one scope (guild 0: global), as the bot last registered them."""
 

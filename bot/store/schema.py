@@ -285,6 +285,21 @@ SQLITE: dict[str, tuple[str, ...]] = {
         ) WITHOUT ROWID
         """,
     ),
+    "0007_leases": (
+        # Which process may write the games of each gateway shard (at the shard count the processes run): the
+        # newest to start takes the lease with the next epoch, and every write of a game checks, in its own
+        # transaction, that the epoch it holds is still the shard's.
+        """
+        CREATE TABLE leases (
+            shard_count INTEGER NOT NULL,
+            shard INTEGER NOT NULL,
+            owner TEXT NOT NULL,
+            epoch INTEGER NOT NULL,
+            taken_at REAL NOT NULL,
+            PRIMARY KEY (shard_count, shard)
+        ) WITHOUT ROWID
+        """,
+    ),
 }
 
 # -- PostgreSQL -------------------------------------------------------------------------------------
@@ -508,6 +523,18 @@ POSTGRES: dict[str, tuple[str, ...]] = {
             status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'refused', 'done')),
             created_at DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (game_id, version)
+        )
+        """,
+    ),
+    "0007_leases": (
+        """
+        CREATE TABLE leases (
+            shard_count INTEGER NOT NULL,
+            shard INTEGER NOT NULL,
+            owner TEXT NOT NULL,
+            epoch BIGINT NOT NULL,
+            taken_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (shard_count, shard)
         )
         """,
     ),

@@ -28,6 +28,7 @@ from bot.store.errors import (
     BadDestination,
     ChannelBusy,
     Conflict,
+    LeaseLost,
     NoSuchGame,
     StaleVersion,
     StoreError,
@@ -36,11 +37,13 @@ from bot.store.errors import (
 from bot.store.rows import (
     MESSAGE_KINDS,
     Activity,
+    Fence,
     Forgotten,
     GameRow,
     GameSummary,
     HistoryRow,
     LeaderRow,
+    LeaseRow,
     LogRow,
     MessageRow,
     PersonalData,
@@ -169,7 +172,7 @@ class Store:
         "update_settings", "start_game", "apply", "set_table_message", "intend_post", "posted", "shown", "edited",
         "drop_message", "set_thread", "set_deadline", "set_status", "finish_game", "backup", "restore",
         "new_season", "rerate", "forget", "registered", "registration_refused", "ask_take_back",
-        "agree_take_back", "settle_take_back", "set_host",
+        "agree_take_back", "settle_take_back", "set_host", "take_shards",
     })
 
     def __init__(
@@ -186,7 +189,7 @@ class Store:
         a SQLite file, or a `postgresql://user:password@host/database` URL.
 
         `timeout`: seconds a write waits for another process's lock before `db_locked` (and, for
-        PostgreSQL, for a connection before `db_unavailable`).
+        PostgreSQL, at most 2 s of it for a connection before `db_unavailable`).
         `synchronous`: SQLite only, NORMAL or FULL (default: `default_synchronous()`); see there.
         `create=False`: SQLite only, refuses to make a new file (the maintenance commands use it).
         `pool_size`: PostgreSQL only, the most connections this process opens.
@@ -202,6 +205,10 @@ class Store:
         self.location = self.backend.location
         # The file, for SQLite; None for a server.
         self.path: Path | None = None if is_url(target) else Path(target)
+        # The shards' leases this store holds (`take_shards`); None: its writes are not fenced (the maintenance
+        # commands, the tests, a store that never took a lease).
+        self.fence: Fence | None = None
+        self._guilds: dict[int, int] = {}  # game -> its guild (which never changes), for the fence's check
 
     @property
     def db(self) -> Any:
@@ -243,6 +250,60 @@ class Store:
             raise StoreError(f"game_{status}", game_id=game_id)
         return status
 
+    # -- the shards' leases ------------------------------------------------------------------------------
+    def take_shards(self, shard_count: int, shards: Sequence[int], owner: str, *,
+                    now: float | None = None) -> list[LeaseRow]:
+        """Take the leases of `shards` (of `shard_count`) for `owner`, with the next epoch, whoever held them: from
+        now on only this store writes their games, and a process that held one before has its writes of them
+        refused (`LeaseLost`). Leases at another shard count end too (the processes were resharded). Returns the
+        leases as they were before (those taken over, and those of another count that ended)."""
+        ts = self._now(now)
+        with self.backend.write() as tx:
+            if self.kind == "postgresql":
+                # Two processes taking leases at once must not get the same epoch; the games' writes only read
+                # the table and are not held up.
+                tx.execute("LOCK TABLE leases IN SHARE ROW EXCLUSIVE MODE")
+            before = [LeaseRow(*r) for r in tx.execute(
+                "SELECT shard_count, shard, owner, epoch, taken_at FROM leases ORDER BY shard_count, shard")]
+            epoch = max((lease.epoch for lease in before), default=0) + 1
+            tx.execute("DELETE FROM leases WHERE shard_count <> ?", [shard_count])
+            tx.executemany(
+                "INSERT INTO leases (shard_count, shard, owner, epoch, taken_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (shard_count, shard) DO UPDATE SET owner = excluded.owner, epoch = excluded.epoch,"
+                " taken_at = excluded.taken_at",
+                [(shard_count, shard, owner, epoch, ts) for shard in shards],
+            )
+        self.fence = Fence(shard_count, tuple(sorted(shards)), owner, epoch)
+        mine = set(shards)
+        return [lease for lease in before if lease.shard_count != shard_count or lease.shard in mine]
+
+    def leases(self) -> list[LeaseRow]:
+        """Every lease held (`turista status`)."""
+        with self.backend.read() as tx:
+            return [LeaseRow(*r) for r in tx.execute(
+                "SELECT shard_count, shard, owner, epoch, taken_at FROM leases ORDER BY shard_count, shard")]
+
+    def _fenced(self, tx: Tx, game_id: int | None = None, *, guild_id: int | None = None) -> None:
+        """Inside a write: LeaseLost unless this store still holds the lease of the game's shard (of
+        `guild_id`'s, for a game not made yet). Nothing to check for a store that took no lease."""
+        fence = self.fence
+        if fence is None:
+            return
+        if guild_id is None:
+            assert game_id is not None
+            guild_id = self._guilds.get(game_id)
+            if guild_id is None:
+                row = tx.execute("SELECT guild_id FROM games WHERE id = ?", [game_id]).fetchone()
+                if row is None:
+                    raise NoSuchGame(game_id)
+                guild_id = self._guilds[game_id] = row[0]
+        shard = fence.shard_of(guild_id)
+        held = tx.execute("SELECT owner, epoch FROM leases WHERE shard_count = ? AND shard = ?",
+                          [fence.shard_count, shard]).fetchone()
+        if held is None or held[1] != fence.epoch:
+            raise LeaseLost(shard, fence.shard_count, fence.epoch, held[0] if held else None,
+                            held[1] if held else None)
+
     def reserve_ids(self, above: int) -> None:
         """New games get ids above `above` from now on. A process that runs shards from `k` on keeps its
         games in block `k` (`k * ID_STRIDE` onwards), so separate files can later be merged."""
@@ -272,6 +333,7 @@ class Store:
         ts = self._now(now)
         try:
             with self.backend.write() as tx:
+                self._fenced(tx, guild_id=guild_id)
                 game_id = tx.execute(
                     "INSERT INTO games (guild_id, channel_id, host_id, status, edition, settings, seed,"
                     " version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?) RETURNING id",
@@ -293,6 +355,7 @@ class Store:
     def add_seat(self, game_id: int, user_id: int | None, name: str, computer: str = "") -> SeatRow:
         """Seat a person (or a computer player, user_id None) at the next free place of a lobby."""
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             self._require_status(tx, game_id, "lobby")
             taken = tx.execute("SELECT count(*) FROM seats WHERE game_id = ?", [game_id]).fetchone()[0]
             if taken >= MAX_SEATS:
@@ -310,6 +373,7 @@ class Store:
         """Take `user_id` off a lobby; the seats after theirs move up. A host who leaves hands the host role
         to the first person still seated. False if they were not seated."""
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             self._require_status(tx, game_id, "lobby")
             row = tx.execute("SELECT seat FROM seats WHERE game_id = ? AND user_id = ?", [game_id, user_id]).fetchone()
             if row is None:
@@ -325,6 +389,7 @@ class Store:
     def remove_seat_at(self, game_id: int, seat: int) -> bool:
         """Take whoever sits at `seat` (a computer player, say) off a lobby."""
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             self._require_status(tx, game_id, "lobby")
             if tx.execute("SELECT 1 FROM seats WHERE game_id = ? AND seat = ?", [game_id, seat]).fetchone():
                 self._drop_seat(tx, game_id, seat)
@@ -353,6 +418,7 @@ class Store:
         """Change who plays a seat, in any status (a computer taking over from an absent player)."""
         changes = {k: v for k, v in (("user_id", user_id), ("name", name), ("computer", computer)) if v is not KEEP}
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             self._status_of(tx, game_id)
             if changes:
                 sets = ", ".join(f"{k} = ?" for k in changes)
@@ -381,6 +447,7 @@ class Store:
     ) -> None:
         """Replace the settings dict (engine Settings fields and the bot's own keys) of an open game."""
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             self._require_status(tx, game_id, *OPEN_STATUSES)
             tx.execute(
                 "UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
@@ -402,6 +469,7 @@ class Store:
         snapshot = engine.to_json(state).decode()
         ts = self._now(now)
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             self._require_status(tx, game_id, "lobby")
             seated = tx.execute("SELECT count(*) FROM seats WHERE game_id = ?", [game_id]).fetchone()[0]
             if seated != len(state.seats):
@@ -454,10 +522,17 @@ class Store:
                 "UPDATE games SET version = ?, snapshot = ?, updated_at = ?, deadline = ? WHERE id = ? AND version = ?"
             )
             params = [version, snapshot, ts, deadline, game_id, expected_version]
+        sql += " AND status = 'active'"
+        fence = self.fence
+        if fence is not None:
+            # The lease's check in the same statement: a move costs no round trip more; a refusal says why below.
+            sql += " AND (SELECT epoch FROM leases WHERE shard_count = ? AND shard = (games.guild_id >> 22) % ?) = ?"
+            params += [fence.shard_count, fence.shard_count, fence.epoch]
         with self.backend.write() as tx:
             # The version guard: a concurrent writer of this game (another process, a stale click) either
             # committed first, and this matches no row, or waits here until this transaction ends.
-            if tx.execute(sql + " AND status = 'active'", params).rowcount != 1:
+            if tx.execute(sql, params).rowcount != 1:
+                self._fenced(tx, game_id)
                 row = tx.execute("SELECT status, version FROM games WHERE id = ?", [game_id]).fetchone()
                 if row is None:
                     raise NoSuchGame(game_id)
@@ -489,6 +564,7 @@ class Store:
         """Before posting a message of `kind`: a crash before `posted` leaves this mark for the next start.
         The id of the message being replaced stays until the new one is known."""
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             self._status_of(tx, game_id)
             self._record_intent(tx, game_id, kind, channel_id, version, self._now(now))
 
@@ -515,6 +591,7 @@ class Store:
     ) -> None:
         """The message of `kind` is `message_id`, showing `version`; the mark of `intend_post` is cleared."""
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             self._status_of(tx, game_id)
             self._record_message(tx, game_id, kind, channel_id, message_id, version, digest, board, self._now(now))
 
@@ -522,6 +599,7 @@ class Store:
         """`posted` for several messages of a game, in one transaction."""
         ts = self._now(now)
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             self._status_of(tx, game_id)
             self._record_shown(tx, game_id, messages, ts)
 
@@ -556,11 +634,13 @@ class Store:
             sets += ", board = ?"
             params.append(board)
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             tx.execute(f"UPDATE messages SET {sets} WHERE game_id = ? AND kind = ?", [*params, game_id, kind])
 
     def drop_message(self, game_id: int, kind: str) -> None:
         """The message of `kind` carries no decision any more (an auction or offer that ended)."""
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             tx.execute("DELETE FROM messages WHERE game_id = ? AND kind = ?", [game_id, kind])
 
     @staticmethod
@@ -582,6 +662,7 @@ class Store:
 
     def _set(self, game_id: int, column: str, value: object) -> None:
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             if tx.execute(f"UPDATE games SET {column} = ? WHERE id = ?", [value, game_id]).rowcount != 1:
                 raise NoSuchGame(game_id)
 
@@ -595,6 +676,7 @@ class Store:
         ends = status in ("finished", "abandoned")
         try:
             with self.backend.write() as tx:
+                self._fenced(tx, game_id)
                 before = self._status_of(tx, game_id)
                 if status == "active" and self._initial_json(tx, game_id) is None:
                     raise StoreError("game_not_started", game_id=game_id)  # start_game makes it active
@@ -629,6 +711,7 @@ class Store:
         standings and the rent in the log. The game is rated by the results' ranks in the same transaction.
         Calling it again replaces the results (and the titles bought), not the ratings: a game is rated once."""
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             self._status_of(tx, game_id)
             snapshot = tx.execute("SELECT snapshot FROM games WHERE id = ?", [game_id]).fetchone()[0]
             state = engine.from_json(snapshot) if snapshot is not None else None
@@ -912,6 +995,7 @@ class Store:
         at that version (still open, refused or done): a refused request is not asked again until the game
         moves on."""
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             if self._status_of(tx, game_id) != "active":
                 raise StoreError("game_not_active", game_id=game_id)
             inserted = tx.execute(
@@ -935,6 +1019,7 @@ class Store:
     def agree_take_back(self, game_id: int, version: int, user_id: int) -> TakeBackRow | None:
         """`user_id` says yes to the open take-back at `version`: the request now, None if none is open."""
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             row = tx.execute(
                 "SELECT agreed FROM requests WHERE game_id = ? AND version = ? AND status = 'open'",
                 [game_id, version],
@@ -951,6 +1036,7 @@ class Store:
         if status not in ("refused", "done"):
             raise ValueError(f"unknown status {status!r}")
         with self.backend.write() as tx:
+            self._fenced(tx, game_id)
             return tx.execute(
                 "UPDATE requests SET status = ? WHERE game_id = ? AND version = ? AND status = 'open'",
                 [status, game_id, version],

@@ -201,6 +201,7 @@ class Session(TakingBack, ChangingHands):
                 return error.code, dict(error.params)
             except StaleVersion:
                 await self.reload()
+                self.resync()
                 return "outdated", {}
         self.after_change()
         return [*earlier, *events]
@@ -224,6 +225,13 @@ class Session(TakingBack, ChangingHands):
         self.row = await self.storage.game(self.gid)
         self.state = self.row.state
         self.settings = TableSettings(self.row.settings)
+
+    def resync(self) -> None:
+        """After a reload that found the stored game ahead of this session (a move the database made though its
+        answer was lost, as when the server went away during the commit): its messages are brought up to date,
+        and its computer seats and clocks go on from the stored state."""
+        self.heal_later()
+        self.after_change()
 
     def after_change(self) -> None:
         """Computer seats and timers react to the new state (outside the lock)."""
@@ -329,13 +337,16 @@ class Session(TakingBack, ChangingHands):
     async def _drive(self) -> None:
         try:
             await self._drive_moves()
-        except Exception:
+        except Exception as error:
+            self.driver = None
+            if self.closed and isinstance(error, StoreError):
+                return  # the process stepped aside (another took over the game's shard), and said so
             # The table stays as it was; the next move or a restart picks the computers up again.
             log.exception("game %d: computer players stopped", self.gid)
-            self.driver = None
 
     async def _drive_moves(self) -> None:
         moves = 0
+        reloaded = False
         wait = self.config.pace
         retries = Backoff(f"game {self.gid}: computer players", log)
         while not self.closed and not self.tables.closing and moves < MAX_COMPUTER_MOVES:
@@ -350,6 +361,7 @@ class Session(TakingBack, ChangingHands):
                 except (IllegalAction, StaleVersion) as error:
                     log.warning("game %d: computer move %s refused: %s", self.gid, action, error)
                     await self.reload()
+                    reloaded = True
                     break
                 except StoreError as error:
                     if not transient(error):
@@ -366,6 +378,8 @@ class Session(TakingBack, ChangingHands):
         if moves >= MAX_COMPUTER_MOVES:
             log.warning("game %d: computer players made %d moves in a row; pausing them", self.gid, moves)
             self.arm_timers()
+        elif reloaded:
+            self.resync()
         elif moves:
             self.after_change()
 

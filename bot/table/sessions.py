@@ -10,7 +10,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from bot.config import Config
-from bot.store import NoSuchGame
+from bot.store import GameRow, LeaseLost, NoSuchGame
 from bot.table.book import Book
 from bot.table.face import Face
 from bot.table.session import Session
@@ -40,6 +40,32 @@ class Sessions:
         # Start-up puts the messages of every open game right; a few at a time, so that the first clicks
         # after a restart do not queue behind a thousand posts.
         self.restoring = asyncio.Semaphore(RESTORE_AT_ONCE)
+        # The shards (shard, shard count) another process took over: this one no longer acts on their games.
+        self.lost: dict[tuple[int, int], LeaseLost] = {}
+
+    def step_aside(self, error: LeaseLost) -> None:
+        """Another process took over a shard of this one (its write was refused by the database): stop the clocks
+        and computer players of that shard's games, and load none of them again; their clicks are answered that
+        another process serves them now. Said once per shard in the log."""
+        key = (error.shard, error.shard_count)
+        if key in self.lost:
+            return
+        self.lost[key] = error
+        log.warning("shard %d of %d: another process took it over (%s, epoch %s; this process held epoch %d); "
+                    "this process steps aside and no longer acts on its games", error.shard, error.shard_count,
+                    error.holder or "no lease held", error.holder_epoch, error.epoch)
+        for session in list(self.by_game.values()):
+            if self._lost(session.row) is not None:
+                session.closed = True
+                session.cancel_tasks()
+                self.forget(session)
+
+    def _lost(self, row: GameRow) -> LeaseLost | None:
+        """The lease this process lost over the game's shard, if it did."""
+        for (shard, count), error in self.lost.items():
+            if (row.guild_id >> 22) % count == shard:
+                return error
+        return None
 
     def lock_for(self, channel_id: int) -> asyncio.Lock:
         """The one lock of a channel: its lobby and its game share it."""
@@ -58,6 +84,8 @@ class Sessions:
                 return None
             if row.status != "active":
                 return None
+            if (lost := self._lost(row)) is not None:
+                raise lost
             session = Session(self, row)
             self.by_game[gid] = session
             return session
@@ -86,7 +114,7 @@ class Sessions:
             else:
                 rows = await self.storage.open_games(config.shard_count, config.shards)
             for row in rows:
-                if row.status != "active" or row.state is None:
+                if row.status != "active" or row.state is None or self._lost(row) is not None:
                     continue
                 session = self.by_game.get(row.id)  # a click may already have loaded it
                 if session is None:

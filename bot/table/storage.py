@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
-from bot.store import Store
+from bot.store import LeaseLost, Store
 
 log = logging.getLogger(__name__)
 READER_THREADS = 8
@@ -110,14 +110,25 @@ class Storage:
         self.store = store
         self._writer = Writer(store.write_concurrency)
         self._readers = ThreadPoolExecutor(max_workers=READER_THREADS, thread_name_prefix="turista-reader")
+        # Told of a write the database refused because another process took over the game's shard: what this
+        # process still does for that shard's games stops there (`bot.table.sessions.Sessions.step_aside`).
+        self.on_lease_lost: Callable[[LeaseLost], None] | None = None
 
     def __getattr__(self, name: str) -> Callable[..., Awaitable[Any]]:
         method = getattr(self.store, name)  # an AttributeError for a method the store does not have
         if name.startswith("_") or not callable(method):
             raise AttributeError(name)
         if name in Store.WRITES:
-            return functools.partial(self._writer, method)
+            return functools.partial(self._write, method)
         return functools.partial(self._read, _all(method))
+
+    async def _write(self, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        try:
+            return await self._writer(func, *args, **kwargs)
+        except LeaseLost as error:
+            if self.on_lease_lost is not None:
+                self.on_lease_lost(error)
+            raise
 
     async def _read(self, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._readers, functools.partial(func, *args,
