@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.store import Store
 from bot.store.replay import verify
-from devkit.world import TEST_SETTINGS, Bot, World, bot_environment
+from devkit.world import TEST_RATE_LIMITS, TEST_SETTINGS, Bot, World, bot_environment
 from fakediscord import FakeChannel, FakeDiscord
 
 MOVES_BETWEEN = 40  # a round that kills at a random moment lets the games make up to this many moves first
@@ -73,7 +73,7 @@ async def new_game(world: World, channel: FakeChannel, people: Any) -> int:
 async def run(kills: int, seed: int, tmp: Path, between_share: float = 0.3) -> dict[str, Any]:
     rng = random.Random(seed)
     began = time.monotonic()
-    async with FakeDiscord() as fake:
+    async with FakeDiscord(rate_limits=TEST_RATE_LIMITS) as fake:
         guild = fake.add_guild("Mesa de pruebas", channels=("mesa", "otra"))
         users = [fake.add_user(name, guild, locale="es-419") for name in ("Ana", "Beto", "Carl", "Dora")]
         db = tmp / "turista.db"

@@ -21,6 +21,8 @@ from engine import State, legal_actions
 from fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, Reply
 from fakediscord.models import IS_COMPONENTS_V2
 from fakediscord.process import BotProcess
+from fakediscord.ratelimits import DEFAULT as DISCORD_RATE_LIMITS
+from fakediscord.ratelimits import RateLimits
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SEED = 7
@@ -377,6 +379,13 @@ TEST_SETTINGS = {
     "TURISTA_TEST_FAST": "1", "TURISTA_SEED": str(DEFAULT_SEED), "TURISTA_AUCTION_QUIET": "30",
     "TURISTA_RENDER_WORKERS": "0", "TURISTA_LOG_LEVEL": "INFO",
 }
+# Discord's rate limits on a test's clock: a bot under `TEST_SETTINGS` plays its computer seats at once (a bot in
+# production waits 1.5 s a move), so its games run many times faster than people play, and at Discord's own
+# windows a game of 150 turns would spend minutes waiting for its channel's buckets. Each bucket keeps its size,
+# headers and 429s, its window a tenth as long. The tests that are about the limits (tests/e2e/test_throttled.py,
+# the fake's own) hold the bot to Discord's windows as they are.
+TEST_CLOCK = 0.1
+TEST_RATE_LIMITS: RateLimits = DISCORD_RATE_LIMITS.on_clock(TEST_CLOCK)
 
 
 def bot_environment(db: Path | str, extra: dict[str, str] | None = None) -> dict[str, str]:

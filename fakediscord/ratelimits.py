@@ -28,7 +28,7 @@ import math
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from aiohttp import web
 
@@ -81,6 +81,14 @@ class RateLimits:
     ban_seconds: float = 3600.0
     routes: Mapping[str, Bucket] = field(default_factory=lambda: dict(OBSERVED))
     default: Bucket = field(default_factory=lambda: Bucket(50, 1.0))
+
+    def on_clock(self, scale: float) -> RateLimits:
+        """The same buckets, each window `scale` times as long: Discord's limits for a bot whose game runs on a
+        clock `scale` times Discord's, as a test's does (its computer seats move at once, not every 1.5 s). Each
+        bucket still fills, answers its headers and its 429s; the global limit and the invalid-request budget,
+        which are per second of Discord's, stay as they are."""
+        return replace(self, routes={route: Bucket(b.limit, b.per * scale) for route, b in self.routes.items()},
+                       default=Bucket(self.default.limit, self.default.per * scale))
 
 
 DEFAULT = RateLimits()  # what `FakeDiscord` holds a bot to unless told otherwise

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from bot.store import Store
-from devkit.world import TEST_SETTINGS, Bot, World, assert_clean, bot_environment, not_embeds
+from devkit.world import TEST_RATE_LIMITS, TEST_SETTINGS, Bot, World, assert_clean, bot_environment, not_embeds
 from fakediscord import FakeDiscord
+from fakediscord.ratelimits import RateLimits
 
-__all__ = ["World", "bot_env", "world"]
+__all__ = ["World", "bot_env", "rate_limits", "world"]
 
 
 @pytest.fixture
@@ -27,8 +28,15 @@ def bot_env() -> dict[str, str]:
 
 
 @pytest.fixture
-async def world(tmp_path: Path, bot_env: dict[str, str]) -> AsyncIterator[World]:
-    async with FakeDiscord() as fake:
+def rate_limits() -> RateLimits:
+    """The fake's rate limits: Discord's on the tests' clock (`devkit.world.TEST_RATE_LIMITS`); override in a test
+    module for Discord's own windows (`RateLimits()`)."""
+    return TEST_RATE_LIMITS
+
+
+@pytest.fixture
+async def world(tmp_path: Path, bot_env: dict[str, str], rate_limits: RateLimits) -> AsyncIterator[World]:
+    async with FakeDiscord(rate_limits=rate_limits) as fake:
         guild = fake.add_guild("Mesa de pruebas", channels=("mesa", "otra"))
         ana = fake.add_user("Ana", guild, locale="es-419")
         beto = fake.add_user("Beto @everyone", guild, locale="es-ES")

@@ -32,6 +32,12 @@ def shown_versions(message: FakeMessage) -> list[int]:
     return versions
 
 
+@pytest.fixture
+def rate_limits() -> RateLimits:
+    """Discord's limits on Discord's own clock, not the tests' (`tests/e2e/conftest.py`)."""
+    return RateLimits()
+
+
 def assert_never_stale(world: World) -> None:
     for message in world.bot_messages():
         versions = shown_versions(message)
