@@ -63,7 +63,9 @@ class Client:
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as server:
+    # No rate limits: these probes post many bodies to one channel within a second, and a 429 is not their subject
+    # (tests/test_fakediscord_ratelimits.py's is).
+    async with FakeDiscord(rate_limits=None) as server:
         guild = server.add_guild("Mesa")
         server.add_user("ana", guild)
         yield server
