@@ -84,10 +84,13 @@ def _host_alone(session: Session, seat: int, asked: list[int]) -> bool:
     return bool(set(session.others_playing(seat)) - set(asked))
 
 
-async def _open_request(click: Click, session: Session) -> TakeBackRow | None:
-    """The request the click answers, if it is still open and the game has not moved on since (then the
-    message says so and loses its buttons); None, with the refusal said, otherwise."""
+async def _open_request(click: Click, session: Session | None) -> TakeBackRow | None:
+    """The request the click answers, if its person is seated, the request still open and the game has not moved
+    on since (then the message says so and loses its buttons); None, with the refusal said, otherwise."""
     interaction = click.interaction
+    assert session is not None
+    if await seated(interaction, session) is None:
+        return None
     request = await bot_of(interaction).storage.take_back_request(session.gid, click.version)
     if request is None or request.status != "open":
         await refuse(interaction, "take_back_closed")
@@ -104,11 +107,8 @@ async def _open_request(click: Click, session: Session) -> TakeBackRow | None:
 async def agree(click: Click) -> None:
     """A Yes to a take-back: the last one needed makes it."""
     interaction, session = click.interaction, click.session
-    assert session is not None
-    if await seated(interaction, session) is None:
-        return
     request = await _open_request(click, session)
-    if request is None:
+    if request is None or session is None:
         return
     user = interaction.user.id
     asked = session.people_asked(request.seat)
@@ -149,11 +149,8 @@ async def agree(click: Click) -> None:
 async def decline(click: Click) -> None:
     """A No to a take-back, from anyone asked (or from whoever asked, who changes their mind): it is off."""
     interaction, session = click.interaction, click.session
-    assert session is not None
-    if await seated(interaction, session) is None:
-        return
     request = await _open_request(click, session)
-    if request is None:
+    if request is None or session is None:
         return
     user = interaction.user.id
     if user != request.user_id and user not in session.people_asked(request.seat):
