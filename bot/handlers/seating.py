@@ -47,6 +47,16 @@ async def _show(interaction: discord.Interaction, line: str, view: discord.ui.Vi
                                              allowed_mentions=components.NO_MENTIONS)
 
 
+async def _sit_down_now(interaction: discord.Interaction, session: Session, seat: int) -> None:
+    """The person who asked sits down in `seat` at once (their own seat back, or a free computer seat where no
+    yes is needed), and hears it privately."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    result = await session.sit_down(seat, interaction.user.id, player_name(interaction.user))
+    lang = lang_of(interaction)
+    await say(interaction, error_text(lang, *result, session.state) if isinstance(result, tuple)
+              else t(lang, "lobby.joined"))
+
+
 async def join_game(interaction: discord.Interaction, row: GameRow) -> None:
     """`/turista join` while the game is played: back into one's own seat, else into a computer's."""
     bot = bot_of(interaction)
@@ -59,11 +69,7 @@ async def join_game(interaction: discord.Interaction, row: GameRow) -> None:
     own = await session.seat_handed_over(user)
     if own is not None:
         # Their own seat, left to a computer (or the host put them out of it): theirs again, no one asked.
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await session.sit_down(own, user, player_name(interaction.user))
-        lang = lang_of(interaction)
-        await say(interaction, error_text(lang, *result, session.state) if isinstance(result, tuple)
-                  else t(lang, "lobby.joined"))
+        await _sit_down_now(interaction, session, own)
         return
     if session.seat_of(user) is not None:
         await refuse(interaction, "already_seated")
@@ -73,11 +79,7 @@ async def join_game(interaction: discord.Interaction, row: GameRow) -> None:
         await refuse(interaction, "no_free_seat")
         return
     if session.settings.join_free or may_manage(_actor(interaction), session.row):
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await session.sit_down(seat, user, player_name(interaction.user))
-        lang = lang_of(interaction)
-        await say(interaction, error_text(lang, *result, session.state) if isinstance(result, tuple)
-                  else t(lang, "lobby.joined"))
+        await _sit_down_now(interaction, session, seat)
         return
     # The host says yes or no on the table.
     await interaction.response.defer(thinking=True)
