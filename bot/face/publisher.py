@@ -473,11 +473,12 @@ class Publisher:
             elif ended:
                 edit["content"] = None
                 edit["embed"] = embeds.auction_result(st, ended[:1], table.lang, game=self.game)
-                won = ended[0] if ended[0]["code"] == "auction_won" else None
-                if won is not None:
-                    # Its deed went out with the opening, as the bank's title for sale: now it names the winner.
-                    edit["attachments"] = [await attachments.deed_file(st.edition, won["square"], st, table.lang,
-                                                                       table=self.game)]
+            won = ended[0] if ended and ended[0]["code"] == "auction_won" else None
+            if won is not None:
+                # Its deed went out with the opening, as the bank's title for sale: now it names the winner (in
+                # the layout's gallery as in the embed, which both show the attachment by its name).
+                edit["attachments"] = [await attachments.deed_file(st.edition, won["square"], st, table.lang,
+                                                                   table=self.game)]
             await self._close(table, "auction", edit, answer)
         if st.auction is None:
             return
