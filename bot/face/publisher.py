@@ -546,7 +546,7 @@ class Publisher:
     async def _post_offer(self, table: Table) -> None:
         st = table.state
         assert st.trade is not None
-        target = table.user_of(st.trade.target)
+        target = embeds.answerer(st, table.seats)
         mentions = discord.AllowedMentions(everyone=False, roles=False,
                                            users=[discord.Object(target)] if target else False)
         if self._layout(table):
