@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from engine import HOTEL, Edition, State, load, net_worth
+from engine import HOTEL, KINDS, Edition, State, legal_kinds, load, net_worth
 from render import draw as dr
 from render.centre import HALO, token_sprite, waiting_for
 from render.fonts import font
@@ -128,7 +128,17 @@ def caption(state: State, lang: str = "es") -> tuple[str, str]:
     if state.phase == "buy":
         square = square_name(ed.id, state.seats[state.current].pos, lang)
         return names[0], label(lang, "board.to_buy", square=square)
+    if state.phase == "end":
+        return names[0], label(lang, _END_CAPTIONS[frozenset(legal_kinds(state, state.current, _NOT_NAMED))])
     return names[0], label(lang, f"board.to_{state.phase}")
+
+
+# The end of a turn names only what the seat may still do (no block: no building; mundial's trading window
+# closed: no trade), as the table's prompt does.
+_NAMED = frozenset({"build", "propose_trade"})
+_NOT_NAMED = frozenset(KINDS) - _NAMED
+_END_CAPTIONS = {_NAMED: "board.to_end", frozenset({"build"}): "board.to_end_build",
+                 frozenset({"propose_trade"}): "board.to_end_trade", frozenset(): "board.to_end_only"}
 
 
 def _final_order(state: State) -> list[tuple[int, int]]:

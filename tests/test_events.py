@@ -208,3 +208,11 @@ def test_an_action_emits_its_events_as_before() -> None:
     st, _ = new_game("turismundo", ["Ana", "Beto"], seed=7)
     events = apply_inplace(st, Action(kind="roll", seat=st.current))
     assert all(type(e) is dict and list(e)[-1] == "code" for e in events)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_person_back_in_their_own_seat_is_told_so_not_as_sitting_in_their_own_seat(lang: str) -> None:
+    st, _ = new_game("turismundo", ["Ana", "Carla"], seed=3)
+    back = describe({"code": "seat_taken", "seat": 0, "was": "Ana"}, st, lang)
+    late = describe({"code": "seat_taken", "seat": 1, "was": "Lupita"}, st, lang)
+    assert back.count("Ana") == 1 and "Lupita" in late and "Carla" in late

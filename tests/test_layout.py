@@ -167,3 +167,7 @@ def test_an_offer_as_a_layout(lang: str) -> None:
     ping = layout.offer_ping(st, seats, lang)
     mention = f"<@{seats[2].user_id}>"
     assert ping is not None and mention in ping and "<@" not in ping.replace(mention, "")
+    # The person left their seat to a computer: the computer answers, and nobody is pinged or named by mention.
+    st.seats[2].computer = "normal"
+    assert layout.offer_ping(st, seats, lang) is None
+    assert "<@" not in embeds.trade_parts(st, seats, lang)[2] and embeds.trade(st, seats, lang)[0] is None

@@ -159,6 +159,19 @@ def test_caption_names_the_seat_to_act() -> None:
     assert caption(st, "en")[1] == "Winner: Ana"
 
 
+def test_the_end_of_a_turn_names_building_only_where_the_seat_may_build() -> None:
+    st, _ = new_game("turismundo", ["Ana", "Beto"], seed=1)
+    st.current, st.phase = 1, "end"
+    # No block in anyone's hands: nothing to build (the table's prompt says the same).
+    assert caption(st, "en")[1] == "trades or ends the turn" and caption(st)[1] == "negocia o termina su turno"
+    ed = load("turismundo")
+    block = ed.squares[next(sq.index for sq in ed.squares if sq.kind == "country")].block
+    for sq in ed.squares:
+        if sq.kind == "country" and sq.block == block:
+            st.owner[sq.index] = 1
+    assert caption(st, "en")[1] == "builds, trades or ends the turn"
+
+
 def test_seat_colours_are_far_from_every_group_colour() -> None:
     """CIEDE2000 (computed by coloraide): at least MIN_GROUP_DISTANCE from every block colour of every edition,
     from the airline and utility bands and from a free square's cream; at least MIN_SEAT_DISTANCE apart."""

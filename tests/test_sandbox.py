@@ -454,6 +454,27 @@ def test_ctrl_c_leaves_at_once(tmp_path: Path, terminal: bool) -> None:
     assert printed.rstrip().endswith("Hasta luego.") and "Traceback" not in printed and "Fatal" not in printed
 
 
+def test_a_sigterm_stops_the_bot_too(tmp_path: Path) -> None:
+    """`kill` (or `timeout`) ended the sandbox at once and left its bot running, reconnecting for good to a fake
+    Discord that had gone with the sandbox. It leaves as Ctrl+C does, the bot stopped on the way out."""
+    child = subprocess.Popen([sys.executable, "-m", "bot", "sandbox", "--no-open", "--out", str(tmp_path / "out")],
+                             cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert child.stdout is not None
+    output, deadline = b"", time.monotonic() + 60
+    while b"Ana> " not in output and time.monotonic() < deadline:
+        output += os.read(child.stdout.fileno(), 65536)
+    assert b"Ana> " in output, output.decode()
+    bots = [int(pid) for pid in Path(f"/proc/{child.pid}/task/{child.pid}/children").read_text().split()]
+    assert bots, "the bot runs in a process of its own"
+    child.send_signal(signal.SIGTERM)
+    printed = (output + child.communicate(timeout=60)[0]).decode()
+    assert printed.rstrip().endswith("Hasta luego.") and "Traceback" not in printed, printed
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in bots) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in bots), "the bot outlived the sandbox"
+
+
 def _read_until_closed(read: Callable[[], bytes]) -> bytes:
     try:
         return read()

@@ -127,6 +127,9 @@ def describe(event: dict, st: State, lang: str = "es") -> str:
             p[key] = offer_text(st, side.get("titles", ()), side.get("cash", 0), len(side.get("cards", ())), lang)
         if "give" not in event:  # a game logged before trades were told in full
             return sentence(text(lang, "event.trade_closed", **p))
+    elif code == "seat_taken" and event["was"] == st.seats[event["seat"]].name:
+        # Someone back in the seat they left to a computer: "Ana sits down in Ana's seat" says nothing.
+        return sentence(text(lang, "event.seat_back", variant=ed_id, **p))
     elif code == "game_over":
         p["seat"] = seat_name(st, event["winner"], lang)
     return sentence(text(lang, f"event.{code}", variant=ed_id, **p))

@@ -299,6 +299,15 @@ def auction_result(state: State, result: list[dict], lang: str, *, game: int = 0
 
 
 # -- trades -------------------------------------------------------------------------------------------
+def answerer(state: State, seats: list[SeatRow]) -> int | None:
+    """The person an offer waits for, the only one it may ping: none when a computer plays the seat it is made
+    to (a computer's, or one a person left to a computer), as `pinged` does for the turn."""
+    tr = state.trade
+    if tr is None or state.seats[tr.target].computer:
+        return None
+    return next((s.user_id for s in seats if s.seat == tr.target and s.user_id), None)
+
+
 def trade_parts(state: State, seats: list[SeatRow], lang: str) -> tuple[str, discord.Colour, str, list[Field]]:
     """An offer's words, as the embed and the layout (`bot.face.layout.offer`) show them: the title, the colour
     (the proposer's), who must answer (their mention) and both sides."""
@@ -312,7 +321,7 @@ def trade_parts(state: State, seats: list[SeatRow], lang: str) -> tuple[str, dis
          texts.offer_text(state, tr.take.titles, tr.take.cash, len(tr.take.cards), lang), True),
     ]
     return (t(lang, "trade.title", proposer=proposer, target=target), seat_colour(tr.proposer),
-            t(lang, "trade.answer", who=texts.mention(seats, tr.target) or target), fields)
+            t(lang, "trade.answer", who=f"<@{user}>" if (user := answerer(state, seats)) else target), fields)
 
 
 def trade(state: State, seats: list[SeatRow], lang: str, *, game: int = 0) -> tuple[str | None, discord.Embed]:
@@ -325,7 +334,7 @@ def trade(state: State, seats: list[SeatRow], lang: str, *, game: int = 0) -> tu
         _field(embed, name, value, inline=inline)
     if game:
         _footer(embed, state, game, lang)
-    user = next((s.user_id for s in seats if s.seat == tr.target and s.user_id), None)
+    user = answerer(state, seats)
     return (f"<@{user}>" if user else None), embed
 
 

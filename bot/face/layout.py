@@ -199,11 +199,7 @@ def offer_outcome(state: State, outcome: list[dict], lang: str, *, game: int, co
 def offer_ping(state: State, seats: list[SeatRow], lang: str) -> str | None:
     """The ping beside a layout offer: the person who must answer, and what they are asked (None for a
     computer)."""
-    tr = state.trade
-    if tr is None:
-        return None
-    user = next((s.user_id for s in seats if s.seat == tr.target and s.user_id), None)
-    if user is None:
+    if embeds.answerer(state, seats) is None:
         return None
     title, _, answer, _ = embeds.trade_parts(state, seats, lang)
     return f"{embeds.plain(title)} · {answer}"[: components.MAX_CONTENT]

@@ -475,7 +475,8 @@ class Publisher:
                 edit["embed"] = embeds.auction_result(st, ended[:1], table.lang, game=self.game)
             won = ended[0] if ended and ended[0]["code"] == "auction_won" else None
             if won is not None:
-                # Its deed went out with the opening, as the bank's title for sale: now it names the winner.
+                # Its deed went out with the opening, as the bank's title for sale: now it names the winner (in
+                # the layout's gallery as in the embed, which both show the attachment by its name).
                 edit["attachments"] = [await attachments.deed_file(st.edition, won["square"], st, table.lang,
                                                                    table=self.game)]
             await self._close(table, "auction", edit, answer)
@@ -545,7 +546,7 @@ class Publisher:
     async def _post_offer(self, table: Table) -> None:
         st = table.state
         assert st.trade is not None
-        target = table.user_of(st.trade.target)
+        target = embeds.answerer(st, table.seats)
         mentions = discord.AllowedMentions(everyone=False, roles=False,
                                            users=[discord.Object(target)] if target else False)
         if self._layout(table):

@@ -113,8 +113,8 @@ async def hand_over(click: Click) -> None:
     await interaction.response.defer()
     done = await session.hand_over(interaction.user.id)
     lang = lang_of(interaction)
-    await interaction.edit_original_response(content=t(lang, "lobby.left") if done else error_text(lang, "not_seated"),
-                                             view=None)
+    await interaction.edit_original_response(content=t(lang, "lobby.handed_over") if done
+                                             else error_text(lang, "not_seated"), view=None)
 
 
 @verb("withdraw")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -73,6 +74,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m bot sandbox")
     except OSError as error:  # the folder for the session's files cannot be made
         print(f"{prog}: {error.filename or args.out}: {error.strerror}", file=sys.stderr)
         return 2
+    # A SIGTERM (`kill`, a closed terminal's session manager, `timeout`) leaves as Ctrl+C does: by default it
+    # would end this process at once and leave the bot's process running, reconnecting to a fake that is gone.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         return asyncio.run(sandbox.run())
     except KeyboardInterrupt:

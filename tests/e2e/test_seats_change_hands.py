@@ -24,6 +24,10 @@ async def test_leaving_to_a_computer_hands_on_the_host_and_the_seat_waits_for_it
         ["hand_over", "withdraw", "dismiss"]
     await world.click(world.ana, asked.message, "hand_over")
     row = await world.eventually(lambda: (r := world.game(gid)).host_id == world.beto.id and r)
+    # Her answer says the seat is a computer's now and how to come back, not that she left the table.
+    message = asked.message
+    await world.fake.wait_for(lambda: "/turista unirme te lo devuelve" in (message.content or ""), timeout=5,
+                              what="the answer to handing the seat over")
     # The seat waits for her: still hers, played by a computer (the log says so, and the state).
     assert row.seats[0].user_id == world.ana.id and row.seats[0].computer == "normal"
     assert row.state is not None and row.state.seats[0].computer == "normal"
