@@ -5,10 +5,11 @@ game goes and, at the end, its result."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
-from bot.face import adapter, components, embeds
+from bot.face import adapter, embeds, lobby_message
 from bot.face.i18n import t
 from bot.face.texts import cash, seat_label
 from bot.store import GameRow, StoreError
@@ -86,15 +87,24 @@ def lobby_embed(table: Table, line: str) -> discord.Embed:
                            closed=line)
 
 
+def lobby_fields(table: Table, line: str, *, as_layout: bool) -> dict[str, Any]:
+    """`lobby_embed` as a post or an edit: a layout or the classic embed (`bot.face.lobby_message`)."""
+    return lobby_message.fields(table.game, table.host_id, table.seats, table.settings, table.opened_with,
+                                table.lang, as_layout=as_layout, closed=line)
+
+
 async def show_in_lobby(client: discord.Client, table: Table, line: str) -> None:
     """Edit the lobby message in the channel to show `line` (the game's state or result), in one request: a
     refusal raises `bot.face.adapter.Refused` at once (Discord limits the edits of old messages, and a lobby
-    message is often hours old), and no other request of the channel waits on it."""
+    message is often hours old), and no other request of the channel waits on it. A lobby posted as a layout
+    stays one (`bot.face.lobby_message`)."""
     lobby = table.lobby
     if lobby is None or lobby.message_id is None:
         return
-    await adapter.edit_message_once(client, lobby.channel_id, lobby.message_id, {
-        "content": None, "embed": lobby_embed(table, line), "view": None, "allowed_mentions": components.NO_MENTIONS})
+    as_layout = await lobby_message.is_layout(client, lobby.channel_id, lobby.message_id, table.settings)
+    await adapter.edit_message_once(client, lobby.channel_id, lobby.message_id,
+                                    lobby_fields(table, line, as_layout=as_layout))
+    lobby_message.note(lobby.message_id, as_layout)
 
 
 def age(message_id: int) -> float:
