@@ -25,7 +25,6 @@ from bot.store import GameRow, StoreError
 from bot.table.lobby import Actor, Refusal, check, may_manage
 from bot.table.settings import SETTING_KINDS, NotOffered, TableSettings
 from engine import DEFAULT_LEVEL, LEVELS, standings
-from words import alt
 
 if TYPE_CHECKING:
     from bot.client import TuristaBot as Bot
@@ -71,8 +70,7 @@ def _fields(row: GameRow, lang: str, as_layout: bool, view: discord.ui.View | No
 
 
 def _is_layout(fields: dict[str, Any]) -> bool:
-    view = fields.get("view")
-    return view is not None and view.has_components_v2()
+    return fields.get("embed") is None  # a layout's post or edit clears the embed, the classic one sends it
 
 
 def _noted(row: GameRow, fields: dict[str, Any]) -> None:
@@ -489,21 +487,29 @@ async def rematch(click: Click) -> None:
         return
     log.info("game %d: lobby opened in channel %d, a rematch of game %d", row.id, row.channel_id, gid)
     with contextlib.suppress(discord.HTTPException):
-        await interaction.edit_original_response(**await _without_rematch(interaction, old, lang))
+        if (shown := await _without_rematch(interaction, old, lang)) is not None:
+            await interaction.edit_original_response(**shown)
     note = t(lang_of(interaction), "league.rematch_opened")
     if interaction.channel_id != row.channel_id:  # clicked in the game's thread: the lobby is in the channel
         note += "\n" + t(lang_of(interaction), "league.rematch_elsewhere", channel=f"<#{row.channel_id}>")
     await say(interaction, note)
 
 
-async def _without_rematch(interaction: discord.Interaction, old: GameRow, lang: str) -> dict[str, Any]:
-    """The end-of-game message once a rematch is open from it: its Replay alone. A layout's components are the
-    message, so it is built anew whole, from the store (and its head as it shows it: who ended the game is not
-    kept); an embed keeps its embed and changes only its buttons."""
+async def _without_rematch(interaction: discord.Interaction, old: GameRow, lang: str) -> dict[str, Any] | None:
+    """The end-of-game message once a rematch is open from it: its Replay alone (None: it stays as it is). An
+    embed keeps its embed and changes only its buttons. A layout's components are the message, so it is built anew
+    whole, from the store and from the message itself, read once (a click brings the message without its
+    components and attachments, `bot.face.adapter.lighter_clicks`): its head (who ended a game is not kept) and
+    its picture's alt text."""
     view = league.end_view(old.id, lang, rematch=False)
-    message = interaction.message
-    if message is None or not message.flags.value & layout.IS_COMPONENTS_V2 or old.state is None:
+    clicked = interaction.message
+    if clicked is None or not clicked.flags.value & layout.IS_COMPONENTS_V2 or old.state is None:
         return {"view": view}
+    try:
+        message = await clicked.fetch()
+    except discord.HTTPException as error:
+        log.info("game %d: the end-of-game message could not be read (%s); it keeps its Rematch", old.id, error)
+        return None
     st = old.state
     rows = st.standings if old.status == "finished" else standings(st)
     head = layout.heading(message)
@@ -514,7 +520,8 @@ async def _without_rematch(interaction: discord.Interaction, old: GameRow, lang:
         changes = await bot_of(interaction).storage.game_ratings(old.id)
     except StoreError:
         changes = []
-    pictured = any(a.filename == embeds.SUMMARY for a in message.attachments)
-    shown = layout.end_of_game(st, head, rows, lang, game=old.id, alt=alt.summary(st, lang) if pictured else None,
+    picture = next((a for a in message.attachments if a.filename == embeds.SUMMARY), None)
+    shown = layout.end_of_game(st, head, rows, lang, game=old.id,
+                               alt=(picture.description or "") if picture is not None else None,
                                ratings=league.rating_lines(changes, st, lang), view=view)
     return {"view": layout.sendable(shown), "allowed_mentions": components.NO_MENTIONS}
