@@ -207,7 +207,7 @@ def test_the_lobby_as_a_layout_keeps_discords_rules_with_its_buttons_beside_thei
     assert _discords_rules(shown) == []
     beside = {ids.parse(c["accessory"]["custom_id"]).verb: [t["content"] for t in c["components"]]
               for c in shown.walk() if c["type"] == layout.SECTION}
-    assert set(beside) == {"join", "settings", "start"}
+    assert set(beside) == {"join", "start"}
     assert f"({seats}/6)" in beside["join"][0] and all(s.name in beside["join"][1] for s in row.seats)
     verbs = [ids.parse(c["custom_id"]).verb for c in shown.walk() if "custom_id" in c]
     assert sorted(verbs) == sorted(["join", "settings", "start", "leave", "addbot", "addbot"]

@@ -255,21 +255,24 @@ def _verb(item: dict[str, Any]) -> str:
 
 def lobby(game: int, host_id: int, seats: list[SeatRow], settings: TableSettings, opened_with: str, lang: str, *,
           closed: str = "", view: discord.ui.View | None = None) -> Layout:
-    """The lobby message as a layout: the title and host, the players with Join beside them, the house rules with
-    their button beside them, the hint with Start beside it, then the other buttons in rows of four and the
-    level's select; once closed (`closed`: the game's state or result), the same words without buttons.
-    `view`: the lobby's buttons (`bot.face.buttons.lobby_view`)."""
+    """The lobby message as a layout: the title and host, the players with Join beside them, the house rules at
+    the message's width (their list is long: beside a button, a phone's 350 px would leave it a word a line), the
+    hint with Start beside it, then the other buttons (House rules first) in rows of four and the level's select;
+    once closed (`closed`: the game's state or result), the same words without buttons. `view`: the lobby's
+    buttons (`bot.face.buttons.lobby_view`)."""
     parts_of = embeds.lobby_parts(host_id, seats, settings, opened_with, lang, closed=closed)
     items = _items(view)
     beside = {verb: next((i for i in items if i["type"] == 2 and _verb(i) == verb), None)
-              for verb in ("join", "settings", "start")}
-    rest = [i for i in items if i not in beside.values()]
+              for verb in ("join", "start")}
+    rest = sorted((i for i in items if i not in beside.values()), key=lambda i: _verb(i) != "settings")
     players = [f"**{embeds.plain(parts_of.players)}**", "\n".join(parts_of.seats)]
     rules = [f"**{embeds.plain(parts_of.rules)}**", "\n".join(parts_of.summary)]
     parts: list[dict[str, Any]] = [text("### " + embeds.plain(parts_of.title)), text(parts_of.host)]
-    for lines, verb in ((players, "join"), (rules, "settings"), ([parts_of.line], "start")):
-        accessory = beside[verb]
-        parts.append(section(lines, accessory) if accessory is not None else text("\n".join(lines)))
+    accessory = beside["join"]
+    parts.append(section(players, accessory) if accessory is not None else text("\n".join(players)))
+    parts.append(text("\n".join(rules)))
+    accessory = beside["start"]
+    parts.append(section([parts_of.line], accessory) if accessory is not None else text(parts_of.line))
     buttons_left = [i for i in rest if i["type"] == 2]
     if rest:
         parts.append(separator())

@@ -97,7 +97,6 @@ async def test_the_lobby_and_the_end_of_the_game_are_layouts_and_the_rematch_reb
     assert lobby is not None and lobby.flags & IS_COMPONENTS_V2 and not lobby.embeds and not lobby.content
     beside = _sections(lobby)
     assert "(1/6)" in beside["join"][0] and "Ana" in beside["join"][1], "Join beside the seats"
-    assert "Reglas de la casa" in beside["settings"][0], "the house rules' button beside them"
     assert "Empezar" in beside["start"][0], "Start beside the hint"
     await world.click(world.beto, lobby, "join")
     await world.lobby_shows(lobby, 2)
