@@ -268,3 +268,37 @@ def _read(shown: layout.Layout) -> object:
         components = [_component_factory(part) for part in shown.to_components()]  # noqa: RUF012
 
     return Read()
+
+
+class _Channel:
+    def __init__(self, flags: int) -> None:
+        self.flags, self.fetched = flags, 0
+
+    async def fetch_message(self, message_id: int) -> object:
+        self.fetched += 1
+        return type("Message", (), {"flags": discord.MessageFlags._from_value(self.flags)})()
+
+
+class _Client:
+    def __init__(self, flags: int) -> None:
+        self.channel = _Channel(flags)
+
+    def get_partial_messageable(self, channel_id: int) -> _Channel:
+        return self.channel
+
+
+async def test_which_a_lobby_message_is_as_the_rules_want_it_or_as_discord_says_it_is() -> None:
+    classic, default = TableSettings({"classic_table": True}), TableSettings({})
+    # The rules want a layout: any lobby may become one by an edit, nothing is asked.
+    client: Any = _Client(0)
+    assert await lobby_message.is_layout(client, 2, 9001, default) and client.channel.fetched == 0
+    # The rules want an embed: a lobby this process posted as a layout stays one...
+    lobby_message.note(9002, True)
+    assert await lobby_message.is_layout(client, 2, 9002, classic) and client.channel.fetched == 0
+    # ...and of one it does not know, Discord is asked once.
+    layout_lobby: Any = _Client(layout.IS_COMPONENTS_V2)
+    assert await lobby_message.is_layout(layout_lobby, 2, 9003, classic)
+    assert await lobby_message.is_layout(layout_lobby, 2, 9003, classic) and layout_lobby.channel.fetched == 1
+    embed_lobby: Any = _Client(0)
+    assert not await lobby_message.is_layout(embed_lobby, 2, 9004, classic)
+    assert embed_lobby.channel.fetched == 1

@@ -192,6 +192,8 @@ async def create(interaction: discord.Interaction, edition: str, time_limit: int
         lang = bot.table_lang(interaction)
         shown = _fields(row, lang, lobby_message.wanted(TableSettings(row.settings)), lobby_view(row, lang))
         message = await interaction.edit_original_response(**shown)
+        # "Thinking…" is the lobby now: a later answer (a store error) follows up instead of editing text into it.
+        interaction.extras["thinking_done"] = True
         lobby_message.note(message.id, _is_layout(shown))
         await bot.storage.set_table_message(row.id, message.id)
     log.info("game %d: lobby opened in channel %d (%s)", row.id, interaction.channel_id, edition)
