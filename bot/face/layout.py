@@ -257,29 +257,42 @@ def lobby(game: int, host_id: int, seats: list[SeatRow], settings: TableSettings
           closed: str = "", view: discord.ui.View | None = None) -> Layout:
     """The lobby message as a layout: the title and host, the players with Join beside them, the house rules at
     the message's width (their list is long: beside a button, a phone's 350 px would leave it a word a line), the
-    hint with Start beside it, then the other buttons (House rules first) in rows of four and the level's select;
+    buttons that come before Start in a row, the hint with Start beside it, then the level's select and the rest;
     once closed (`closed`: the game's state or result), the same words without buttons. `view`: the lobby's
-    buttons (`bot.face.buttons.lobby_view`)."""
+    buttons (`bot.face.buttons.lobby_view`), in its order, so a button keeps its place (the sandbox numbers
+    them by place)."""
     parts_of = embeds.lobby_parts(host_id, seats, settings, opened_with, lang, closed=closed)
     items = _items(view)
-    beside = {verb: next((i for i in items if i["type"] == 2 and _verb(i) == verb), None)
-              for verb in ("join", "start")}
-    rest = sorted((i for i in items if i not in beside.values()), key=lambda i: _verb(i) != "settings")
+    join = next((i for i in items if i["type"] == 2 and _verb(i) == "join"), None)
+    start = next((i for i in items if i["type"] == 2 and _verb(i) == "start"), None)
+    cut = items.index(start) if start is not None else len(items)
+    before = [i for i in items[:cut] if i is not join]
+    after = items[cut + 1:]
     players = [f"**{embeds.plain(parts_of.players)}**", "\n".join(parts_of.seats)]
-    rules = [f"**{embeds.plain(parts_of.rules)}**", "\n".join(parts_of.summary)]
     parts: list[dict[str, Any]] = [text("### " + embeds.plain(parts_of.title)), text(parts_of.host)]
-    accessory = beside["join"]
-    parts.append(section(players, accessory) if accessory is not None else text("\n".join(players)))
-    parts.append(text("\n".join(rules)))
-    accessory = beside["start"]
-    parts.append(section([parts_of.line], accessory) if accessory is not None else text(parts_of.line))
-    buttons_left = [i for i in rest if i["type"] == 2]
-    if rest:
+    parts.append(section(players, join) if join is not None else text("\n".join(players)))
+    parts.append(text("\n".join([f"**{embeds.plain(parts_of.rules)}**", *parts_of.summary])))
+    if items:
         parts.append(separator())
-        parts.extend(rows(buttons_left))
-        parts.extend({"type": ACTION_ROW, "components": [i]} for i in rest if i["type"] != 2)
+    parts.extend(_in_rows(before))
+    parts.append(section([parts_of.line], start) if start is not None else text(parts_of.line))
+    parts.extend(_in_rows(after))
     parts.append(text(f"-# {embeds.footer_text(lang, parts_of.edition, game)}"))
     return Layout(container(parts, parts_of.colour))
+
+
+def _in_rows(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Buttons in rows of at most `BUTTONS_PER_ROW`, a select in a row of its own, in their order."""
+    found: list[dict[str, Any]] = []
+    waiting: list[dict[str, Any]] = []
+    for item in items:
+        if item["type"] == 2:
+            waiting.append(item)
+            continue
+        found.extend(rows(waiting))
+        waiting = []
+        found.append({"type": ACTION_ROW, "components": [item]})
+    return found + rows(waiting)
 
 
 def end_of_game(state: State, head: str, ranking: Iterable[Standing], lang: str, *, game: int, alt: str | None,
