@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.face import adapter, embeds, lobby_message
+from bot.face import adapter, lobby_message
 from bot.face.i18n import t
 from bot.face.texts import cash, seat_label
 from bot.store import GameRow, StoreError
@@ -81,14 +81,9 @@ def result(table: Table, ended_by: str = "") -> str:
     return _with_why(table, t(lang, "lobby.result", seat=seat_label(st, st.winner), turns=st.turn))
 
 
-def lobby_embed(table: Table, line: str) -> discord.Embed:
-    """The lobby message of a game in play: its seats and rules, and `line` (the game's state or result)."""
-    return embeds.lobby_of(table.game, table.host_id, table.seats, table.settings, table.opened_with, table.lang,
-                           closed=line)
-
-
 def lobby_fields(table: Table, line: str, *, as_layout: bool) -> dict[str, Any]:
-    """`lobby_embed` as a post or an edit: a layout or the classic embed (`bot.face.lobby_message`)."""
+    """The lobby message of a game in play, as a post or an edit: its seats and rules, and `line` (the game's
+    state or result); a layout or the classic embed (`bot.face.lobby_message`)."""
     return lobby_message.fields(table.game, table.host_id, table.seats, table.settings, table.opened_with,
                                 table.lang, as_layout=as_layout, closed=line)
 
