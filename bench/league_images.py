@@ -10,7 +10,10 @@ dark theme) in a message as wide as a desktop channel (550 px) and a phone (350 
 size (an embed's text is not scaled down like a picture):
 
 - ranking-550.png, ranking-350.png: `/turista ranking`, the public embed;
-- end-of-game-550.png, end-of-game-350.png: the end of the bot's game, with the rating changes and its buttons;
+- lobby-550.png, lobby-350.png: the bot's game's lobby with its seats (three people and a computer), its house
+  rules and its buttons, before the start (a layout: Join, House rules and Start beside their lines);
+- end-of-game-550.png, end-of-game-350.png: the end of the bot's game, with the rating changes, the end-of-game
+  picture at the message's width and its buttons;
 - history-550.png: `/turista history`, private, with its replay select;
 - profile.png (the card as the bot attaches it, 1100 x 700), profile-550.png and profile-350.png (the card as
   Discord shows it on a desktop and on a phone), profile-en.png and its -550 / -350 (an English client's);
@@ -27,7 +30,7 @@ import io
 import random
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 # This folder holds bench/render.py, named like the package: take the folder off the import path so that
@@ -113,20 +116,26 @@ async def main() -> int:
             process = await launch_bot(fake, env, Path(folder) / "bot.log")
             try:
                 await fake.wait_for(lambda: fake.state.command_syncs > 0 and fake.connected, 30, "the bot")
-                pictures = await ask(fake, channel, people, carl)
+                pictures = await ask(fake, channel, people, carl, args.out)
             finally:
                 await process.stop(timeout=15)
-    names = {u.id: u.name for u in [*people, carl]} | {channel.id: channel.name}
-    draw(args.out, pictures, lambda kind, ident: names.get(ident, str(ident)))
+    draw(args.out, pictures, names_of(people, carl, channel))
     return 0
 
 
-async def ask(fake: FakeDiscord, channel: object, people: list[FakeUser], carl: FakeUser) -> dict[str, FakeMessage]:
-    """The bot's game to its end, then every message of the league the pictures show."""
+def names_of(people: list[FakeUser], carl: FakeUser, channel: object) -> Callable[[str, int], str]:
+    names = {u.id: u.name for u in [*people, carl]} | {channel.id: channel.name}  # type: ignore[attr-defined]
+    return lambda kind, ident: names.get(ident, str(ident))
+
+
+async def ask(fake: FakeDiscord, channel: object, people: list[FakeUser], carl: FakeUser,
+              out: Path) -> dict[str, FakeMessage]:
+    """The bot's game to its end, then every message of the league the pictures show (the lobby is drawn as it
+    is before the start, into `out`)."""
     ana, beto, carmen = people[:3]
     got: dict[str, FakeMessage] = {}
     reply = await fake.slash(ana, channel, "turista new", options={"edition": "turismundo"})  # type: ignore[arg-type]
-    lobby = await (await reply).wait_message(lambda m: bool(m.embeds), timeout=15)
+    lobby = await (await reply).wait_message(lambda m: bool(m.custom_ids()), timeout=15)
     for guest, seats in ((beto, 2), (carmen, 3)):
         await (await fake.click(guest, lobby, custom_id(lobby, "join")))
         await fake.wait_for(lambda s=seats: f"({s}/6)" in lobby.text, 10, "a guest to sit down")
@@ -136,6 +145,9 @@ async def ask(fake: FakeDiscord, channel: object, people: list[FakeUser], carl: 
     ending = next(c for c in settings.message.custom_ids() if c.endswith(":set:ending"))  # type: ignore[union-attr]
     await (await fake.select(ana, settings.message, ending, ["turns60"]))  # type: ignore[arg-type]
     await asyncio.sleep(0.5)
+    for width in (550, 350):
+        with message_width(width):
+            save(out / f"lobby-{width}.png", shot.screenshot(lobby, names_of(people, carl, channel), width=width))
     await (await fake.click(ana, lobby, custom_id(lobby, "start")))
     # Nobody clicks: the clock plays for each person, then computers stand in for them to the end.
 
@@ -145,7 +157,7 @@ async def ask(fake: FakeDiscord, channel: object, people: list[FakeUser], carl: 
                 return m
         return None
 
-    got["end"] = await fake.wait_for(the_end, 120, "the end of the game")
+    got["end"] = await fake.wait_for(the_end, 400, "the end of the game")
     game = ids.parse(custom_id(got["end"], "replay")).game  # type: ignore[union-attr]
     got["ranking"] = (await (await fake.slash(beto, channel, "turista ranking")).wait()).message  # type: ignore[arg-type,assignment]
     for who, key in ((ana, "profile"), (carl, "profile-en")):
@@ -163,7 +175,7 @@ def draw(out: Path, got: dict[str, FakeMessage], names: object) -> None:
                               ("history", "history", (550,))):
         for width in widths:
             with message_width(width):
-                save(out / f"{stem}-{width}.png", shot.screenshot(got[key], names))  # type: ignore[arg-type]
+                save(out / f"{stem}-{width}.png", shot.screenshot(got[key], names, width=width))  # type: ignore[arg-type]
     for key in ("profile", "profile-en"):
         card = got[key].attachments[0].data
         save(out / f"{key}.png", card)

@@ -106,7 +106,7 @@ async def main() -> None:
                 await fake.wait_for(lambda: fake.state.command_syncs > 0 and fake.connected, 30, "the bot")
                 reply = await fake.slash(ana, channel, "turista new")
                 await reply
-                lobby = await reply.wait_message(lambda m: bool(m.embeds), timeout=15)
+                lobby = await reply.wait_message(lambda m: bool(m.custom_ids()), timeout=15)
                 await (await fake.click(beto, lobby, verbs(lobby)["join"]))
                 await fake.wait_for(lambda: "(2/6)" in lobby.text, 10, "Beto to sit down")
                 await (await fake.click(ana, lobby, verbs(lobby)["addbot"]))

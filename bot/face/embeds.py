@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import discord
 
@@ -227,20 +228,43 @@ def lobby(row: GameRow, lang: str, *, closed: str = "") -> discord.Embed:
     return lobby_of(row.id, row.host_id, row.seats, TableSettings(row.settings), row.edition, lang, closed=closed)
 
 
-def lobby_of(game: int, host_id: int, seats: list[SeatRow], settings: TableSettings, opened_with: str, lang: str,
-             *, closed: str = "") -> discord.Embed:
-    """`lobby`, from its parts (a game in play shows its lobby message from what its table holds)."""
+@dataclass(frozen=True)
+class LobbyParts:
+    """What a lobby message says, embed or layout: its title, colour, host line, the line under it (the hint, or
+    once closed the game's state), the players' heading and lines, the house rules' heading and lines."""
+
+    title: str
+    colour: discord.Colour
+    host: str
+    line: str
+    players: str
+    seats: list[str]
+    rules: str
+    summary: list[str]
+    edition: str
+
+
+def lobby_parts(host_id: int, seats: list[SeatRow], settings: TableSettings, opened_with: str, lang: str,
+                *, closed: str = "") -> LobbyParts:
     edition = settings.edition(opened_with)
     # Once closed, the message stays as the game's lobby (its progress, its result): no longer a new table.
     title = t(lang, "embed.lobby_closed" if closed else "embed.lobby", edition=text(lang, f"edition.{edition}.name"))
-    host = t(lang, "lobby.host", host=f"<@{host_id}>")
-    description = "\n".join([host, "", closed]) if closed else "\n".join([host, "", t(lang, "lobby.hint")])
-    embed = _embed(title, GREY if closed else NEUTRAL, description)
     players = [f"{i + 1}. {texts.lobby_seat(seat, lang)}" for i, seat in enumerate(seats)]
-    _field(embed, t(lang, "lobby.players", count=len(seats), max=MAX_SEATS).rstrip(":"),
-           "\n".join(players) or t(lang, "lobby.empty"))
-    _field(embed, t(lang, "embed.rules"), "\n".join(texts.settings_summary(settings, opened_with, lang)))
-    _footer(embed, edition, game, lang)
+    return LobbyParts(title, GREY if closed else NEUTRAL, t(lang, "lobby.host", host=f"<@{host_id}>"),
+                      closed or t(lang, "lobby.hint"),
+                      t(lang, "lobby.players", count=len(seats), max=MAX_SEATS).rstrip(":"),
+                      players or [t(lang, "lobby.empty")], t(lang, "embed.rules"),
+                      texts.settings_summary(settings, opened_with, lang), edition)
+
+
+def lobby_of(game: int, host_id: int, seats: list[SeatRow], settings: TableSettings, opened_with: str, lang: str,
+             *, closed: str = "") -> discord.Embed:
+    """`lobby`, from its parts (a game in play shows its lobby message from what its table holds)."""
+    parts = lobby_parts(host_id, seats, settings, opened_with, lang, closed=closed)
+    embed = _embed(parts.title, parts.colour, "\n".join([parts.host, "", parts.line]))
+    _field(embed, parts.players, "\n".join(parts.seats))
+    _field(embed, parts.rules, "\n".join(parts.summary))
+    _footer(embed, parts.edition, game, lang)
     return embed
 
 
@@ -379,10 +403,8 @@ def notice(line: str, colour: discord.Colour = NEUTRAL) -> tuple[str | None, dis
     return content, discord.Embed(description=cut(line, DESCRIPTION_MAX), colour=colour)
 
 
-def standings(state: State, head: str, rows: Iterable[Standing], lang: str, *, picture: bool,
-              game: int = 0, ratings: Iterable[str] = ()) -> discord.Embed:
-    """The end of a game: the ranking, what it did to its people's ratings (`ratings`: a line each), the
-    end-of-game chart as the picture."""
+def standings_parts(state: State, rows: Iterable[Standing], lang: str) -> tuple[discord.Colour, list[str]]:
+    """The end of a game's colour (the winner's seat) and its ranking, a line each."""
     rows = list(rows)
     lines = []
     for row in rows:
@@ -390,7 +412,15 @@ def standings(state: State, head: str, rows: Iterable[Standing], lang: str, *, p
         lines.append(t(lang, key, rank=row.rank, seat=texts.seat_label(state, row.seat),
                        worth=texts.cash(state, row.net_worth), cash=texts.cash(state, row.cash)))
     first = next((r.seat for r in rows if r.rank == 1 and not r.out), state.winner)
-    embed = _embed(head, seat_colour(first) if first is not None and first >= 0 else GREY)
+    return (seat_colour(first) if first is not None and first >= 0 else GREY), lines
+
+
+def standings(state: State, head: str, rows: Iterable[Standing], lang: str, *, picture: bool,
+              game: int = 0, ratings: Iterable[str] = ()) -> discord.Embed:
+    """The end of a game: the ranking, what it did to its people's ratings (`ratings`: a line each), the
+    end-of-game chart as the picture."""
+    colour, lines = standings_parts(state, rows, lang)
+    embed = _embed(head, colour)
     for k, value in enumerate(chunks(newest(lines, TOTAL_MAX - 600))):
         _field(embed, t(lang, "embed.standings") if k == 0 else BLANK, value)
     rated = list(ratings)
@@ -401,4 +431,3 @@ def standings(state: State, head: str, rows: Iterable[Standing], lang: str, *, p
     if game:
         _footer(embed, state, game, lang)
     return embed
-

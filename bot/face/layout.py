@@ -1,5 +1,5 @@
-"""The table message, an auction's and a trade offer's, as Discord's Components V2 layout (message flag
-IS_COMPONENTS_V2): pure functions of the game.
+"""The table message, an auction's, a trade offer's, the lobby and the end of a game, as Discord's Components V2
+layout (message flag IS_COMPONENTS_V2): pure functions of the game.
 
 An embed's picture is fitted into 400 × 300 on a desktop, where no square's name can be read; a Media Gallery shows
 its picture at the message's full width, with alt text. So the table is one Container: the turn's header and
@@ -27,9 +27,11 @@ from typing import Any
 
 import discord
 
-from bot.face import components, embeds, texts
+from bot.face import components, embeds, ids, texts
+from bot.face.i18n import t
 from bot.store import SeatRow
-from engine import State
+from bot.table.settings import TableSettings
+from engine import Standing, State
 
 # discord.py sends the IS_COMPONENTS_V2 flag for a view whose `has_components_v2()` says so since 2.6, the release
 # that brought `ui.LayoutView`; before it the flag would be left out and Discord would refuse the message.
@@ -72,6 +74,28 @@ class Layout:
     def text_length(self) -> int:
         """The characters of text Discord counts towards its 4,000."""
         return sum(len(part["content"]) for part in self.walk() if part["type"] == TEXT_DISPLAY)
+
+
+def sendable(shown: Layout) -> discord.ui.View:
+    """`shown` as a view discord.py's public calls take (`Messageable.send`, `InteractionResponse.edit_message`,
+    `Interaction.edit_original_response` accept only their own): a `ui.LayoutView` that only hands over the JSON,
+    finished at once (nothing is kept in memory; clicks are routed by custom_id). Needs a running event loop, as
+    every discord.py view does."""
+    return _Sendable(shown)
+
+
+if SUPPORTED:
+    class _Sendable(discord.ui.LayoutView):
+        def __init__(self, shown: Layout) -> None:
+            super().__init__(timeout=None)
+            self.shown = shown
+            self.stop()
+
+        def to_components(self) -> list[dict[str, Any]]:
+            return self.shown.to_components()
+
+        def has_components_v2(self) -> bool:  # discord.py asks its own children, and this view has none
+            return True
 
 
 def text(content: str) -> dict[str, Any]:
@@ -211,3 +235,90 @@ def ping(state: State, seats: list[SeatRow], lang: str) -> str | None:
     if embeds.pinged(state, seats) is None:
         return None
     return texts.prompt(state, seats, lang)[: components.MAX_CONTENT]
+
+
+def _items(view: discord.ui.View | None) -> list[dict[str, Any]]:
+    """The buttons and selects of a classic view, as JSON, in order."""
+    if view is None:
+        return []
+    return [item for row in view.to_components() for item in row["components"]]
+
+
+def _verb(item: dict[str, Any]) -> str:
+    parsed = ids.parse(str(item.get("custom_id") or ""))
+    return parsed.verb if parsed is not None else ""
+
+
+def lobby(game: int, host_id: int, seats: list[SeatRow], settings: TableSettings, opened_with: str, lang: str, *,
+          closed: str = "", view: discord.ui.View | None = None) -> Layout:
+    """The lobby message as a layout: the title and host, the players with Join beside them, the house rules at
+    the message's width (their list is long: beside a button, a phone's 350 px would leave it a word a line), the
+    buttons that come before Start in a row, the hint with Start beside it, then the level's select and the rest;
+    once closed (`closed`: the game's state or result), the same words without buttons. `view`: the lobby's
+    buttons (`bot.face.buttons.lobby_view`), in its order, so a button keeps its place (the sandbox numbers
+    them by place)."""
+    parts_of = embeds.lobby_parts(host_id, seats, settings, opened_with, lang, closed=closed)
+    items = _items(view)
+    join = next((i for i in items if i["type"] == 2 and _verb(i) == "join"), None)
+    start = next((i for i in items if i["type"] == 2 and _verb(i) == "start"), None)
+    cut = items.index(start) if start is not None else len(items)
+    before = [i for i in items[:cut] if i is not join]
+    after = items[cut + 1:]
+    players = [f"**{embeds.plain(parts_of.players)}**", "\n".join(parts_of.seats)]
+    parts: list[dict[str, Any]] = [text("### " + embeds.plain(parts_of.title)), text(parts_of.host)]
+    parts.append(section(players, join) if join is not None else text("\n".join(players)))
+    parts.append(text("\n".join([f"**{embeds.plain(parts_of.rules)}**", *parts_of.summary])))
+    if items:
+        parts.append(separator())
+    parts.extend(_in_rows(before))
+    parts.append(section([parts_of.line], start) if start is not None else text(parts_of.line))
+    parts.extend(_in_rows(after))
+    parts.append(text(f"-# {embeds.footer_text(lang, parts_of.edition, game)}"))
+    return Layout(container(parts, parts_of.colour))
+
+
+def _in_rows(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Buttons in rows of at most `BUTTONS_PER_ROW`, a select in a row of its own, in their order."""
+    found: list[dict[str, Any]] = []
+    waiting: list[dict[str, Any]] = []
+    for item in items:
+        if item["type"] == 2:
+            waiting.append(item)
+            continue
+        found.extend(rows(waiting))
+        waiting = []
+        found.append({"type": ACTION_ROW, "components": [item]})
+    return found + rows(waiting)
+
+
+def end_of_game(state: State, head: str, ranking: Iterable[Standing], lang: str, *, game: int, alt: str | None,
+                ratings: Iterable[str] = (), view: discord.ui.View | None = None) -> Layout:
+    """The end of a game as a layout: the head, the ranking and what the game did to its people's ratings, the
+    end-of-game picture at the message's full width (`attachment://summary.png`, with `alt`; None: no picture),
+    the buttons (`bot.face.league.end_view`: Rematch, Replay) and the footer."""
+    colour, lines = embeds.standings_parts(state, ranking, lang)
+    rated = list(ratings)
+    parts: list[dict[str, Any]] = [text("### " + embeds.plain(head))]
+    body = [f"**{embeds.plain(t(lang, 'embed.standings'))}**", *lines]
+    if rated:
+        body += ["", f"**{embeds.plain(t(lang, 'embed.ratings'))}**", *rated]
+    parts.append(text(components.fit(body, limit=MAX_TEXT - len(head) - 200)))
+    if alt is not None:
+        parts.append(gallery(embeds.SUMMARY, alt))
+    parts.extend(rows(_items(view)))
+    if game:
+        parts.append(text(f"-# {embeds.footer_text(lang, state.edition, game)}"))
+    return Layout(container(parts, colour))
+
+
+def heading(message: discord.Message | None) -> str | None:
+    """The head of a layout message the bot sent (its first text display, without the "### "), as discord.py read
+    it: what a message rebuilt from the store cannot know again, such as who ended a game."""
+    stack = list(reversed(getattr(message, "components", None) or []))
+    while stack:
+        component = stack.pop()
+        content = getattr(component, "content", None)
+        if isinstance(content, str) and content.startswith("### "):
+            return content[4:]
+        stack.extend(reversed(list(getattr(component, "children", None) or [])))
+    return None

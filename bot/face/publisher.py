@@ -27,7 +27,7 @@ import aiohttp
 import discord
 
 from bot.config import Config
-from bot.face import adapter, attachments, buttons, components, embeds, layout, league, threads
+from bot.face import adapter, attachments, buttons, components, embeds, layout, league, lobby_message, threads
 from bot.face.edits import RETRY_DELAYS, Edits
 from bot.face.forbidden import ChannelBackoff, Withheld
 from bot.face.i18n import t
@@ -260,8 +260,8 @@ class Publisher:
         """The game's result as a new message in its channel, where the lobby message could not show it."""
         key = nonce(self.game, "result", table.state.version, table.lobby.message_id if table.lobby else None)
         try:
-            await adapter.send_message(self.client, table.channel_id, {
-                "embed": threads.lobby_embed(table, line), "nonce": key, "allowed_mentions": components.NO_MENTIONS})
+            shown = threads.lobby_fields(table, line, as_layout=lobby_message.wanted(table.settings))
+            await adapter.send_message(self.client, table.channel_id, {**shown, "nonce": key})
             log.info("game %d: its result went to a new message in channel %d", self.game, table.channel_id)
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
             log.warning("game %d: the channel could not be told the game's result: %s", self.game, _short(error))
@@ -599,9 +599,17 @@ class Publisher:
         except StoreError as error:  # the standings matter more than the ratings, which the ranking shows anyway
             log.warning("game %d: its rating changes could not be read: %s", self.game, error.code)
             changes = []
+        ratings = league.rating_lines(changes, st, lang)
         try:
-            fields["embed"] = embeds.standings(st, head, rows, lang, picture=picture is not None, game=self.game,
-                                               ratings=league.rating_lines(changes, st, lang))
+            if layout.SUPPORTED and not table.settings.classic_table:
+                # The picture at the message's full width, with its alt text; the Rematch click then builds the
+                # whole message anew (`bot.handlers.lobby`): a layout's components are the message.
+                fields["view"] = layout.end_of_game(st, head, rows, lang, game=self.game,
+                                                    alt=picture.description or "" if picture is not None else None,
+                                                    ratings=ratings, view=fields["view"])
+            else:
+                fields["embed"] = embeds.standings(st, head, rows, lang, picture=picture is not None,
+                                                   game=self.game, ratings=ratings)
             await self.channel.send(lambda: adapter.send_message(self.client, table.where, fields))
         except Withheld as error:
             log.warning("game %d: could not announce the result: %s", self.game, error)

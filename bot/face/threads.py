@@ -5,10 +5,11 @@ game goes and, at the end, its result."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
-from bot.face import adapter, components, embeds
+from bot.face import adapter, lobby_message
 from bot.face.i18n import t
 from bot.face.texts import cash, seat_label
 from bot.store import GameRow, StoreError
@@ -80,21 +81,25 @@ def result(table: Table, ended_by: str = "") -> str:
     return _with_why(table, t(lang, "lobby.result", seat=seat_label(st, st.winner), turns=st.turn))
 
 
-def lobby_embed(table: Table, line: str) -> discord.Embed:
-    """The lobby message of a game in play: its seats and rules, and `line` (the game's state or result)."""
-    return embeds.lobby_of(table.game, table.host_id, table.seats, table.settings, table.opened_with, table.lang,
-                           closed=line)
+def lobby_fields(table: Table, line: str, *, as_layout: bool) -> dict[str, Any]:
+    """The lobby message of a game in play, as a post or an edit: its seats and rules, and `line` (the game's
+    state or result); a layout or the classic embed (`bot.face.lobby_message`)."""
+    return lobby_message.fields(table.game, table.host_id, table.seats, table.settings, table.opened_with,
+                                table.lang, as_layout=as_layout, closed=line)
 
 
 async def show_in_lobby(client: discord.Client, table: Table, line: str) -> None:
     """Edit the lobby message in the channel to show `line` (the game's state or result), in one request: a
     refusal raises `bot.face.adapter.Refused` at once (Discord limits the edits of old messages, and a lobby
-    message is often hours old), and no other request of the channel waits on it."""
+    message is often hours old), and no other request of the channel waits on it. A lobby posted as a layout
+    stays one (`bot.face.lobby_message`)."""
     lobby = table.lobby
     if lobby is None or lobby.message_id is None:
         return
-    await adapter.edit_message_once(client, lobby.channel_id, lobby.message_id, {
-        "content": None, "embed": lobby_embed(table, line), "view": None, "allowed_mentions": components.NO_MENTIONS})
+    as_layout = await lobby_message.is_layout(client, lobby.channel_id, lobby.message_id, table.settings)
+    await adapter.edit_message_once(client, lobby.channel_id, lobby.message_id,
+                                    lobby_fields(table, line, as_layout=as_layout))
+    lobby_message.note(lobby.message_id, as_layout)
 
 
 def age(message_id: int) -> float:

@@ -8,22 +8,26 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import pictures
 from bot.client import bot_of
-from bot.face import components, embeds, league, threads
+from bot.face import components, embeds, layout, league, lobby_message, threads
 from bot.face.buttons import confirmation, lobby_view, settings_view
 from bot.face.i18n import lang_of, t
 from bot.face.replies import error_text, refuse, say
-from bot.face.texts import settings_summary
+from bot.face.texts import seat_label, settings_summary
 from bot.handlers.acting import ended_game, player_name, refused, values
 from bot.handlers.registry import Click, one_of, verb
-from bot.store import GameRow
+from bot.store import GameRow, StoreError
 from bot.table.lobby import Actor, Refusal, check, may_manage
 from bot.table.settings import SETTING_KINDS, NotOffered, TableSettings
-from engine import DEFAULT_LEVEL, LEVELS
+from engine import DEFAULT_LEVEL, LEVELS, standings
+
+if TYPE_CHECKING:
+    from bot.client import TuristaBot as Bot
 
 log = logging.getLogger("turista.lobby")
 
@@ -55,14 +59,56 @@ async def _checked(interaction: discord.Interaction, gid: int | None, manager: b
         return None
 
 
+def _fields(row: GameRow, lang: str, as_layout: bool, view: discord.ui.View | None,
+            closed: str = "") -> dict[str, Any]:
+    """The lobby message's post or edit, for discord.py's public calls."""
+    shown = lobby_message.fields(row.id, row.host_id, row.seats, TableSettings(row.settings), row.edition, lang,
+                                 as_layout=as_layout, closed=closed, view=view)
+    if isinstance(shown["view"], layout.Layout):
+        shown["view"] = layout.sendable(shown["view"])
+    return shown
+
+
+def _is_layout(fields: dict[str, Any]) -> bool:
+    return fields.get("embed") is None  # a layout's post or edit clears the embed, the classic one sends it
+
+
+def _noted(row: GameRow, fields: dict[str, Any]) -> None:
+    if row.table_message_id is not None:
+        lobby_message.note(row.table_message_id, _is_layout(fields))
+
+
+async def lobby_fields(interaction: discord.Interaction, row: GameRow, view: discord.ui.View | None,
+                       closed: str = "") -> dict[str, Any]:
+    """The edit of the table's lobby message: a layout if it is one or the house rules want one
+    (`bot.face.lobby_message`), else the classic embed."""
+    bot = bot_of(interaction)
+    settings = TableSettings(row.settings)
+    if row.table_message_id is None:
+        as_layout = lobby_message.wanted(settings)
+    else:
+        as_layout = await lobby_message.is_layout(bot, row.channel_id, row.table_message_id, settings,
+                                                  interaction.message)
+    return _fields(row, bot.table_lang(interaction), as_layout, view, closed)
+
+
+async def post_lobby(bot: Bot, row: GameRow, lang: str) -> None:
+    """A new lobby message for the table, in its channel (a layout unless its house rules keep the classic
+    table), kept as the table's."""
+    shown = _fields(row, lang, lobby_message.wanted(TableSettings(row.settings)), lobby_view(row, lang))
+    message = await bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id).send(**shown)
+    lobby_message.note(message.id, _is_layout(shown))
+    await bot.storage.set_table_message(row.id, message.id)
+
+
 async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str | None = "") -> None:
     """Update the lobby message: in place for its own buttons, through the channel for commands (then
     `note` answers privately; None when the interaction is answered elsewhere)."""
     bot = bot_of(interaction)
     lang = bot.table_lang(interaction)
-    embed, view = embeds.lobby(row, lang), lobby_view(row, lang)
     source = interaction.message
     on_lobby = source is not None and source.id == row.table_message_id
+    shown = await lobby_fields(interaction, row, lobby_view(row, lang))
     if on_lobby and bot.lobby_edits.busy(row.table_message_id or 0):
         # An older edit of the lobby waits for Discord's rate limit: the answer must not overtake it.
         if not interaction.response.is_done():
@@ -70,47 +116,43 @@ async def show_lobby(interaction: discord.Interaction, row: GameRow, note: str |
     elif on_lobby:
         # A click on the lobby itself: the lobby is its answer.
         if not interaction.response.is_done():
-            await interaction.response.edit_message(content=None, embed=embed, view=view,
-                                                    allowed_mentions=components.NO_MENTIONS)
+            await interaction.response.edit_message(**shown)
+            _noted(row, shown)
             return
         if interaction.response.type == discord.InteractionResponseType.deferred_message_update:
-            await interaction.edit_original_response(content=None, embed=embed, view=view,
-                                                     allowed_mentions=components.NO_MENTIONS)
+            await interaction.edit_original_response(**shown)
+            _noted(row, shown)
             return
     if row.table_message_id is not None:
         try:
             # Once: an old lobby Discord will not edit any more (30046) must not keep the channel's lock for the
             # waits discord.py would spend trying again; past the channel's rate limit the edit waits in the
             # background, and a newer state of the lobby replaces it (`bot.face.edits`).
-            await bot.lobby_edits.edit(row.channel_id, row.table_message_id, {
-                "content": None, "embed": embed, "view": view, "allowed_mentions": components.NO_MENTIONS},
-                lambda: None)
+            await bot.lobby_edits.edit(row.channel_id, row.table_message_id, shown, lambda: None)
+            _noted(row, shown)
         except discord.HTTPException as error:
             if not isinstance(error, discord.NotFound) and error.code != threads.OLD_MESSAGE_EDITS:
                 raise
             log.info("game %d: the lobby message cannot be edited (%s); a new one replaces it", row.id, error)
             row.table_message_id = None
     if row.table_message_id is None:
-        message = await bot.get_partial_messageable(row.channel_id).send(
-            embed=embed, view=view, allowed_mentions=components.NO_MENTIONS)
-        await bot.storage.set_table_message(row.id, message.id)
+        await post_lobby(bot, row, lang)
     if note is not None:
         await say(interaction, note or t(lang_of(interaction), "done"))
 
 
 async def close_lobby(interaction: discord.Interaction, row: GameRow, note: str) -> None:
     bot = bot_of(interaction)
-    embed = embeds.lobby(row, bot.table_lang(interaction), closed=note)
+    shown = await lobby_fields(interaction, row, None, closed=note)
     if interaction.message is not None and interaction.message.id == row.table_message_id \
             and not interaction.response.is_done():
-        await interaction.response.edit_message(content=None, embed=embed, view=None,
-                                                allowed_mentions=components.NO_MENTIONS)
+        await interaction.response.edit_message(**shown)
+        _noted(row, shown)
         return
     if row.table_message_id is not None:
         with contextlib.suppress(discord.NotFound):
-            await bot.lobby_edits.edit(row.channel_id, row.table_message_id, {
-                "content": None, "embed": embed, "view": None, "allowed_mentions": components.NO_MENTIONS},
-                lambda: None)
+            await bot.lobby_edits.edit(row.channel_id, row.table_message_id, shown, lambda: None)
+            _noted(row, shown)
     # A click was answered by the lobby's edit; a command says so privately (`say` completes a "thinking…",
     # which would otherwise stay pending for good).
     if interaction.response.type != discord.InteractionResponseType.deferred_message_update:
@@ -148,9 +190,11 @@ async def create(interaction: discord.Interaction, edition: str, time_limit: int
             log.warning("could not open a table in channel %d: %s", interaction.channel_id, refusal.code)
             return
         lang = bot.table_lang(interaction)
-        message = await interaction.edit_original_response(content=None, embed=embeds.lobby(row, lang),
-                                                           view=lobby_view(row, lang),
-                                                           allowed_mentions=components.NO_MENTIONS)
+        shown = _fields(row, lang, lobby_message.wanted(TableSettings(row.settings)), lobby_view(row, lang))
+        message = await interaction.edit_original_response(**shown)
+        # "Thinking…" is the lobby now: a later answer (a store error) follows up instead of editing text into it.
+        interaction.extras["thinking_done"] = True
+        lobby_message.note(message.id, _is_layout(shown))
         await bot.storage.set_table_message(row.id, message.id)
     log.info("game %d: lobby opened in channel %d (%s)", row.id, interaction.channel_id, edition)
 
@@ -439,16 +483,47 @@ async def rematch(click: Click) -> None:
     try:
         async with bot.lobby.lock_for(old.channel_id):
             row = await bot.lobby.rematch(old, interaction.user.id, player_name(interaction.user))
-            message = await bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id).send(
-                embed=embeds.lobby(row, lang), view=lobby_view(row, lang), allowed_mentions=components.NO_MENTIONS)
-            await bot.storage.set_table_message(row.id, message.id)
+            await post_lobby(bot, row, lang)
     except Refusal as refusal:
         await refused(interaction, refusal)
         return
     log.info("game %d: lobby opened in channel %d, a rematch of game %d", row.id, row.channel_id, gid)
     with contextlib.suppress(discord.HTTPException):
-        await interaction.edit_original_response(view=league.end_view(gid, lang, rematch=False))
+        if (shown := await _without_rematch(interaction, old, lang)) is not None:
+            await interaction.edit_original_response(**shown)
     note = t(lang_of(interaction), "league.rematch_opened")
     if interaction.channel_id != row.channel_id:  # clicked in the game's thread: the lobby is in the channel
         note += "\n" + t(lang_of(interaction), "league.rematch_elsewhere", channel=f"<#{row.channel_id}>")
     await say(interaction, note)
+
+
+async def _without_rematch(interaction: discord.Interaction, old: GameRow, lang: str) -> dict[str, Any] | None:
+    """The end-of-game message once a rematch is open from it: its Replay alone (None: it stays as it is). An
+    embed keeps its embed and changes only its buttons. A layout's components are the message, so it is built anew
+    whole, from the store and from the message itself, read once (a click brings the message without its
+    components and attachments, `bot.face.adapter.lighter_clicks`): its head (who ended a game is not kept) and
+    its picture's alt text."""
+    view = league.end_view(old.id, lang, rematch=False)
+    clicked = interaction.message
+    if clicked is None or not clicked.flags.value & layout.IS_COMPONENTS_V2 or old.state is None:
+        return {"view": view}
+    try:
+        message = await clicked.fetch()
+    except discord.HTTPException as error:
+        log.info("game %d: the end-of-game message could not be read (%s); it keeps its Rematch", old.id, error)
+        return None
+    st = old.state
+    rows = st.standings if old.status == "finished" else standings(st)
+    head = layout.heading(message)
+    if head is None:
+        head = t(lang, "over.title", seat=seat_label(st, st.winner)) if old.status == "finished" \
+            and st.winner is not None else t(lang, "over.ended", who="")
+    try:
+        changes = await bot_of(interaction).storage.game_ratings(old.id)
+    except StoreError:
+        changes = []
+    picture = next((a for a in message.attachments if a.filename == embeds.SUMMARY), None)
+    shown = layout.end_of_game(st, head, rows, lang, game=old.id,
+                               alt=(picture.description or "") if picture is not None else None,
+                               ratings=league.rating_lines(changes, st, lang), view=view)
+    return {"view": layout.sendable(shown), "allowed_mentions": components.NO_MENTIONS}
