@@ -28,7 +28,8 @@ PARTIES = ("other", "payer", "payee", "creditor", "owner")
 MONEY = ("amount", "price", "cash", "fine", "cost", "worth", "rent", "minimum", "mortgage", "house", "hotel",
          "start", "salary", "fee", "raisable")
 NUMBERS = ("count", "turns", "turn", "rank", "max", "seconds", "minutes", "left", "buildings", "houses", "hotels",
-           "jail_turns", "id", "wins", "games", "multiplier", "season", "previous", "seasons", "done", "total")
+           "jail_turns", "id", "wins", "games", "multiplier", "season", "previous", "seasons", "done", "total",
+           "hours")
 LISTS = ("order", "seats", "players", "rules", "offer", "rents", "multipliers", "people")
 
 # Texts that are pieces of a sentence (labels, list items, words put into other texts), not sentences.
@@ -37,7 +38,7 @@ FRAGMENTS = ("event.item.", "event.level.", "event.party.", "bot.level.", "bot.s
              "bot.settings.none",
              "bot.cmd.", "render.", "square.", "deck.", "block.", "gender.", "bot.menu.hint.", "bot.button.",
              "bot.choice.", "bot.rule.", "bot.ending.", "bot.lobby.empty", "edition.", "bot.embed.",
-             "bot.lobby.no_thread_", "bot.table.may.", "bot.table.or", "sandbox.time_")
+             "bot.lobby.no_thread_", "bot.table.may.", "bot.table.or", "sandbox.time_", "bot.waiting.")
 
 # A person's gender is unknown: no adjective or participle may agree with a player.
 PERSON_AGREEMENT = re.compile(
@@ -84,6 +85,8 @@ def samples(lang: str) -> dict[str, list[object]]:
         "give": ["España, Italia y $5,000", "nada"],
         "take": ["España, Italia y $5,000", "nada"],
         "deadline": ["<t:1700000000:R>"],
+        "since": ["<t:1699990000:R>"],
+        "what": _names(lang, "bot.waiting."),
         "edition": [cat[f"edition.{e}.name"] for e in available()],
         "item": [fill(lang, v, {"square": squares[0]}) for v in _names(lang, "event.item.")],
         "level": _names(lang, "event.level."),

@@ -192,7 +192,8 @@ def _acting_colour(state: State) -> discord.Colour:
 
 
 def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, live: bool, game: int = 0,
-          picture: bool = True, narration: Narration | None = None) -> tuple[str | None, discord.Embed]:
+          picture: bool = True, narration: Narration | None = None,
+          waiting: str = "") -> tuple[str | None, discord.Embed]:
     """The table message: (content, embed). The title names the turn and its player; the fields tell what
     happened in this turn, in order, and whose decision it is now; the board is the embed's picture
     (`attachment://board.png`, the attachment the message carries or keeps). The content is the mention of
@@ -203,6 +204,8 @@ def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, 
     lines = [f"• {line}" for line in told]
     embed = _embed(header, _acting_colour(state) if live or state.phase == "over" else GREY)
     prompt = texts.prompt(state, seats, lang) if live else ""
+    if prompt and waiting:
+        prompt = f"{prompt}\n{waiting}"  # by correspondence: who the game waits for, and since when
     # The account may take what the title, the prompt and the footer leave of the 6,000.
     budget = TOTAL_MAX - len(embed.title or "") - len(prompt) - 300
     if lines:
@@ -241,14 +244,15 @@ def lobby_of(game: int, host_id: int, seats: list[SeatRow], settings: TableSetti
 
 
 # -- auctions -----------------------------------------------------------------------------------------
-def auction(state: State, lang: str, quiet: float, *, game: int = 0) -> discord.Embed:
-    """An open auction: the deed as the picture, the highest bid, who is still in, the quiet period."""
+def auction(state: State, lang: str, quiet: float, *, game: int = 0, closes: str = "") -> discord.Embed:
+    """An open auction: the deed as the picture, the highest bid, who is still in, the quiet period (by
+    correspondence `closes`, its clock)."""
     au = state.auction
     assert au is not None
     name = square_name(state.edition, au.square, lang)
     title = t(lang, f"auction.title.{au.item}", variant=state.edition, square=name)
     colour = seat_colour(au.bidder) if au.bidder >= 0 else NEUTRAL
-    embed = _embed(title, colour, t(lang, "auction.quiet", seconds=int(quiet)))
+    embed = _embed(title, colour, closes or t(lang, "auction.quiet", seconds=int(quiet)))
     if au.bidder >= 0:
         highest = f"**{texts.cash(state, au.bid)}** · {texts.seat_label(state, au.bidder)}"
     else:

@@ -27,7 +27,7 @@ import aiohttp
 import discord
 
 from bot.config import Config
-from bot.face import adapter, attachments, buttons, components, embeds, league, threads
+from bot.face import adapter, attachments, buttons, components, embeds, league, texts, threads
 from bot.face.i18n import t
 from bot.face.replies import ClickAnswer
 from bot.face.texts import seat_label
@@ -129,13 +129,19 @@ class Publisher:
         if notice.deadline is not None:
             # Discord shows the relative timestamp counting down in each reader's own words.
             params["deadline"] = f"<t:{math.ceil(notice.deadline)}:R>"
+        if notice.since is not None:
+            params["since"] = f"<t:{int(notice.since)}:R>"
+        if notice.what:
+            params["what"] = t(table.lang, f"waiting.{notice.what}")
         text = t(table.lang, notice.key, **params)
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.ping]) if notice.ping \
             else components.NO_MENTIONS
         try:
-            content, embed = embeds.notice(text)
-            await adapter.send_message(self.client, table.where, {"content": content, "embed": embed,
-                                                                   "allowed_mentions": mentions})
+            fields: dict[str, Any] = {"content": text}  # a reminder: the push notification shows its words
+            if not notice.plain:
+                content, embed = embeds.notice(text)
+                fields = {"content": content, "embed": embed}
+            await adapter.send_message(self.client, table.where, {**fields, "allowed_mentions": mentions})
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
             log.warning("game %d: could not post a notice (%s): %s", self.game, _short(error), text[:80])
 
@@ -261,7 +267,7 @@ class Publisher:
         """A new table message showing the current version (the newest table is the live one)."""
         st = table.state
         content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=st.phase != "over",
-                                      game=self.game, narration=self.narration)
+                                      game=self.game, narration=self.narration, waiting=texts.waiting_line(table))
         view = buttons.table_view(self.game, st, table.lang)
         file = await attachments.board_file(st, table.lang, **self._picture_extras(table))
         kwargs: dict[str, Any] = {"embed": embed, "file": file, "allowed_mentions": self._mentions(table)}
@@ -280,7 +286,7 @@ class Publisher:
     async def _table_edit(self, table: Table, *, live: bool) -> dict[str, Any]:
         st = table.state
         content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,
-                                      narration=self.narration)
+                                      narration=self.narration, waiting=texts.waiting_line(table))
         view = buttons.table_view(self.game, st, table.lang) if live else None
         # The embed names `board.png`: the new picture below, or the one the message keeps.
         kwargs: dict[str, Any] = {"content": content, "embed": embed, "view": view,
@@ -351,7 +357,8 @@ class Publisher:
     async def _post_auction(self, table: Table) -> None:
         st = table.state
         assert st.auction is not None
-        embed = embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game)
+        embed = embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game,
+                               closes=texts.auction_clock(table))
         file = await attachments.deed_file(st.edition, st.auction.square, st, table.lang)
         await self._post(table, "auction", None, {"embed": embed, "file": file,
                                                   "view": buttons.auction_view(self.game, st, table.lang),
@@ -359,7 +366,9 @@ class Publisher:
 
     async def _auction_edit(self, table: Table) -> dict[str, Any]:
         st = table.state
-        return {"content": None, "embed": embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game),
+        embed = embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game,
+                               closes=texts.auction_clock(table))
+        return {"content": None, "embed": embed,
                 "view": buttons.auction_view(self.game, st, table.lang), "allowed_mentions": components.NO_MENTIONS}
 
     # -- the trade offer ---------------------------------------------------------------------------------

@@ -3,9 +3,12 @@ game waits for, a turn's header, the house rules, an offer. Pure functions of th
 
 from __future__ import annotations
 
+import math
+
 from bot.face.i18n import t
 from bot.store import SeatRow
-from bot.table.settings import TOGGLES, TableSettings
+from bot.table.face import Table
+from bot.table.settings import HOUR, TOGGLES, TableSettings
 from engine import KINDS, State, edition_of, legal_kinds, load, raisable
 from words import jail_name, money, square_name, text
 from words import offer_text as narrate_offer
@@ -26,6 +29,15 @@ def mention(row_seats: list[SeatRow], seat: int) -> str:
     return f"<@{user}>" if user else ""
 
 
+def time_per_decision(seconds: int, lang: str) -> str:
+    """A table's time per decision, which says its pace too: seconds (live) or hours (correspondence)."""
+    if not seconds:
+        return t(lang, "settings.no_turn_timeout")
+    if seconds >= HOUR:
+        return t(lang, "settings.correspondence", hours=seconds // HOUR)
+    return t(lang, "settings.turn_timeout", seconds=seconds)
+
+
 def settings_summary(settings: TableSettings, opened_with: str, lang: str) -> list[str]:
     """The house rules of a table, a line each, as its lobby and `/turista settings` list them."""
     s = settings.rules
@@ -35,8 +47,9 @@ def settings_summary(settings: TableSettings, opened_with: str, lang: str) -> li
     lines.append(
         t(lang, "settings.time_limit", minutes=s.time_limit) if s.time_limit else t(lang, "settings.no_time_limit")
     )
-    timeout = settings.turn_timeout
-    lines.append(t(lang, "settings.turn_timeout", seconds=timeout) if timeout else t(lang, "settings.no_turn_timeout"))
+    lines.append(time_per_decision(settings.turn_timeout, lang))
+    if settings.turn_timeout:
+        lines.append(t(lang, "settings.clock_passes" if settings.clock_passes else "settings.clock_plays"))
     lines.append(t(lang, "settings.start_cash", amount=money(s.start_cash or ed.economy.start_cash, ed.currency)))
     on = [t(lang, f"rule.{name}") for name in TOGGLES if settings.switch(ed, name)]
     lines.append(t(lang, "settings.rules", rules=", ".join(on) if on else t(lang, "settings.none")))
@@ -48,6 +61,34 @@ def lobby_seat(seat: SeatRow, lang: str) -> str:
     if seat.computer:
         return f"🤖 {seat.name} ({t(lang, f'level.{seat.computer}')})"
     return seat.name
+
+
+def waiting_line(table: Table) -> str:
+    """By correspondence, the table's line that says who the game waits for, since when and until when (Discord
+    shows each moment counting in the reader's own words); "" live or without a clock."""
+    st = table.state
+    if table.since is None or table.deadline is None or st.phase == "over":
+        return ""
+    seats = [st.trade.target] if st.trade is not None and not st.debts and st.lift is None and st.auction is None \
+        else st.seat_to_act()
+    if st.auction is not None:
+        seats = [s for s in seats if s != st.auction.bidder]
+    if not seats:
+        return ""
+    who = ", ".join(seat_label(st, s) for s in seats)
+    return t(table.lang, "table.waits", who=who, since=f"<t:{int(table.since)}:R>",
+             deadline=f"<t:{math.ceil(table.deadline)}:R>")
+
+
+def auction_clock(table: Table) -> str:
+    """By correspondence, how an open auction closes: when all but one withdrew, or when its clock runs out; ""
+    live (a quiet period closes it)."""
+    settings = table.settings
+    if not settings.correspondence:
+        return ""
+    if table.deadline is not None:
+        return t(table.lang, "auction.closes_at", deadline=f"<t:{math.ceil(table.deadline)}:R>")
+    return t(table.lang, "auction.closes_after", hours=settings.turn_timeout // HOUR)
 
 
 def prompt(state: State, seats: list[SeatRow], lang: str) -> str:

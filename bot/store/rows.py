@@ -89,6 +89,7 @@ class GameRow:
     finished_at: float | None
     seats: list[SeatRow] = field(default_factory=list)
     thread_id: int | None = None  # the game's own thread, None when it is played in the channel
+    reminded: float | None = None  # when the latest reminder sent was due (unix time); None: none yet
     messages: dict[str, MessageRow] = field(default_factory=dict)  # by kind
     snapshot: str | None = field(default=None, repr=False)
     _state: engine.State | None = field(default=None, repr=False)

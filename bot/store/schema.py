@@ -285,6 +285,11 @@ SQLITE: dict[str, tuple[str, ...]] = {
         ) WITHOUT ROWID
         """,
     ),
+    "0008_reminders": (
+        # When the latest reminder a game sent was due (unix time): a reminder due at or before it was sent, so a
+        # restart sends none twice. Reminders of later decisions are due later, so one moment covers them all.
+        "ALTER TABLE games ADD COLUMN reminded REAL",
+    ),
 }
 
 # -- PostgreSQL -------------------------------------------------------------------------------------
@@ -511,6 +516,7 @@ POSTGRES: dict[str, tuple[str, ...]] = {
         )
         """,
     ),
+    "0008_reminders": ("ALTER TABLE games ADD COLUMN reminded DOUBLE PRECISION",),
 }
 
 MIGRATION_NAMES: list[str] = list(SQLITE)  # in order; a database that recorded any other is from a newer release

@@ -74,7 +74,7 @@ _action_decoder = msgspec.json.Decoder(engine.Action)
 _encode = msgspec.json.Encoder().encode
 _GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, host_id, status, edition, settings, seed, version, table_message_id, deadline,"
-    " created_at, updated_at, started_at, finished_at, snapshot, thread_id"
+    " created_at, updated_at, started_at, finished_at, snapshot, thread_id, reminded"
 )
 _MESSAGE_COLUMNS: Final = "kind, channel_id, message_id, version, posting, digest, board, updated_at"
 
@@ -167,7 +167,7 @@ class Store:
     WRITES = frozenset({
         "reserve_ids", "reserve_block", "create_game", "add_seat", "remove_seat", "remove_seat_at", "update_seat",
         "update_settings", "start_game", "apply", "set_table_message", "intend_post", "posted", "shown", "edited",
-        "drop_message", "set_thread", "set_deadline", "set_status", "finish_game", "backup", "restore",
+        "drop_message", "set_thread", "set_deadline", "set_reminded", "set_status", "finish_game", "backup", "restore",
         "new_season", "rerate", "forget", "registered", "registration_refused", "ask_take_back",
         "agree_take_back", "settle_take_back", "set_host",
     })
@@ -580,6 +580,10 @@ class Store:
         """When the pending decision times out (unix time), None when no timer runs."""
         self._set(game_id, "deadline", deadline)
 
+    def set_reminded(self, game_id: int, due: float) -> None:
+        """A reminder due at `due` (unix time) was sent: none due until then is sent again, even after a restart."""
+        self._set(game_id, "reminded", due)
+
     def _set(self, game_id: int, column: str, value: object) -> None:
         with self.backend.write() as tx:
             if tx.execute(f"UPDATE games SET {column} = ? WHERE id = ?", [value, game_id]).rowcount != 1:
@@ -766,6 +770,7 @@ class Store:
                 finished_at=r[14],
                 snapshot=r[15],
                 thread_id=r[16],
+                reminded=r[17],
             )
             for r in rows
         ]

@@ -18,7 +18,7 @@ import msgspec
 
 from bot.config import Config
 from bot.store import GameRow, SeatRow, StaleVersion, StoreError
-from bot.table import computers
+from bot.table import computers, reminders
 from bot.table.backoff import Backoff, transient
 from bot.table.book import Book
 from bot.table.clocks import Clocks
@@ -37,6 +37,7 @@ AFK_LIMIT = 3  # decisions in a row played for an absent person before a compute
 HEAL_FIRST = 2.0  # seconds before messages Discord refused are tried again, doubling up to HEAL_LONGEST
 HEAL_LONGEST = 60.0
 Refusal = tuple[str, dict[str, Any]]
+PASSES = ("pass_bid", "decline")  # the decisions a run-out clock may pass on (an offer's answer is a no)
 
 
 def events_line(events: list[dict]) -> str:
@@ -123,8 +124,12 @@ class Session(TakingBack, ChangingHands):
             named = {s.seat: s.name for s in row.seats}
             st = msgspec.structs.replace(st, seats=[msgspec.structs.replace(seat, name=named.get(k, seat.name))
                                                     for k, seat in enumerate(st.seats)])
+        since = deadline = None
+        delay = self.decision_delay(st)
+        if self.settings.correspondence and row.deadline is not None and delay is not None:
+            since, deadline = row.deadline - delay, row.deadline
         return Table(row.id, row.guild_id, row.host_id, row.edition, row.channel_id, row.where, self.lang, st,
-                     row.seats, self.settings, row.messages.get("lobby"))
+                     row.seats, self.settings, row.messages.get("lobby"), since, deadline)
 
     # -- applying ------------------------------------------------------------------------------------
     def check(self, action: Action, version: int | None = None) -> Refusal | None:
@@ -389,6 +394,10 @@ class Session(TakingBack, ChangingHands):
         if st.phase == "over":
             return None
         if st.auction is not None:
+            # Live, a quiet period closes it; by correspondence it stays open until every bidder but the highest
+            # has passed (the rules close it then), or its clock runs out (the silent bidders pass).
+            if self.settings.correspondence:
+                return self.turn_timeout
             return self.config.auction_quiet * self.config.time_scale
         timeout = self.turn_timeout
         return timeout if timeout > 0 and self.waiting_people(st) else None
@@ -412,6 +421,7 @@ class Session(TakingBack, ChangingHands):
             self.clocks.disarm("turn")
         else:
             self._arm_decision(st, version)
+            self._arm_reminders(st, version)
         ends_at = self.settings.ends_at
         if ends_at and not st.ending and "clock" not in self.clocks:
             self.clocks.arm("clock", ends_at - time.time(), self._time_up)
@@ -430,13 +440,54 @@ class Session(TakingBack, ChangingHands):
         else:
             self.clocks.disarm("auction")
         timeout = self.turn_timeout
-        if timeout > 0 and self.waiting_people(st):
-            # The turn clock of an auction's bidders starts afresh; otherwise it is the saved deadline. Half of
-            # the time gone, the people it waits for are warned; at its end the computer plays for them.
+        correspondence = self.settings.correspondence
+        if timeout > 0 and self.waiting_people(st) and not (correspondence and st.auction is not None):
+            # Live, the turn clock of an auction's bidders starts afresh; otherwise it is the saved deadline. Half
+            # of the time gone, the people it waits for are warned (by correspondence, the reminders do that); at
+            # its end the decision is played or passed for them.
             deadline = time.time() + timeout if st.auction is not None else time.time() + left
-            self.clocks.arm("turn", deadline - timeout / 2 - time.time(), lambda: self._turn_timeout(version, deadline))
+            warn_at = deadline if correspondence else deadline - timeout / 2
+            self.clocks.arm("turn", warn_at - time.time(), lambda: self._turn_timeout(version, deadline))
         else:
             self.clocks.disarm("turn")
+
+    def reminded_people(self, st: State) -> list[int]:
+        """The people a reminder addresses: those the clock waits for, but not an auction's highest bidder (the
+        auction waits for the others to outbid them or pass)."""
+        bidder = st.auction.bidder if st.auction is not None else -1
+        return [u for u in (self.user_of(s) for s in self.waiting_people(st) if s != bidder) if u]
+
+    def _arm_reminders(self, st: State, version: int) -> None:
+        """By correspondence, the next reminder of the pending decision's clock (`bot.table.reminders`)."""
+        delay = self.decision_delay(st)
+        deadline = self.row.deadline
+        due = [] if not self.settings.correspondence or delay is None or deadline is None \
+            else reminders.pending(deadline, delay, self.row.reminded)
+        if due and self.reminded_people(st):
+            self.clocks.arm("remind", due[0] - time.time(), lambda: self._remind(version))
+        else:
+            self.clocks.disarm("remind")
+
+    async def _remind(self, version: int) -> None:
+        """Remind the people the decision waits for, once: what was sent is stored before it is sent, so that a
+        restart never sends it again (a reminder Discord then refuses is lost, and logged as such)."""
+        async with self.lock:
+            st = self.state
+            if st is None or st.version != version or self.closed or self.row.deadline is None:
+                return
+            delay = self.decision_delay(st)
+            due = None if delay is None else reminders.owed(self.row.deadline, delay, self.row.reminded, time.time())
+            users = tuple(self.reminded_people(st))
+            if due is not None and users:
+                await self.storage.set_reminded(self.gid, due)
+                self.row.reminded = due
+                seat = self.seat_of(users[0])
+                await self.tell(Notice("table.reminder", ping=users, deadline=self.row.deadline,
+                                       since=self.row.deadline - delay,
+                                       what=reminders.waiting_for(st, seat) if seat is not None else "turn",
+                                       plain=True))
+        if self.state is not None and self.state.version == version and not self.closed:
+            self._arm_reminders(self.state, version)
 
     def save_deadline(self, deadline: float) -> None:
         async def save() -> None:
@@ -472,7 +523,7 @@ class Session(TakingBack, ChangingHands):
             humans = self.waiting_people(st)
             if not humans:
                 return
-            if self.warned != version:
+            if self.warned != version and not self.settings.correspondence:
                 self.warned = version
                 users = tuple(u for u in (self.user_of(s) for s in humans) if u)
                 await self.tell(Notice("table.timeout_warning", ping=users, deadline=deadline))
@@ -480,7 +531,10 @@ class Session(TakingBack, ChangingHands):
                 return
             # Played for safely: an unanswered offer is turned down, never accepted on someone's behalf.
             answering = st.trade is not None and humans == [st.trade.target] and humans[0] not in st.seat_to_act()
-            action = Action(kind="reject_trade", seat=humans[0]) if answering else self._choose_for(humans)
+            if answering:
+                action: Action | None = Action(kind="reject_trade", seat=humans[0])
+            else:
+                action = (self.settings.clock_passes and self._pass_for(humans)) or self._choose_for(humans)
             if action is None:
                 return
             if self.played_for != version:  # said once, even if the database makes the move wait
@@ -496,6 +550,17 @@ class Session(TakingBack, ChangingHands):
                     log.warning("game %d: could not hand seat %d to a computer: %s", self.gid, action.seat,
                                 error.code)
         self.after_change()
+
+    def _pass_for(self, seats: list[int]) -> Action | None:
+        """The pass the rules allow one of `seats` now, when the table's clock passes for the absent
+        (`clock_passes`): leave the auction, let the bank have the title. None where there is no pass (a roll, a
+        debt, inherited mortgages): a computer plays those."""
+        for seat in seats:
+            for kind in PASSES:
+                action = Action(kind=kind, seat=seat)
+                if self.check(action) is None:
+                    return action
+        return None
 
     # -- who plays a seat ------------------------------------------------------------------------------
     async def _set_stand_in(self, seat: int, level: str) -> None:
