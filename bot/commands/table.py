@@ -11,7 +11,7 @@ from bot.face import answers, attachments
 from bot.face.i18n import lang_of, ls, t
 from bot.face.replies import refuse, say
 from bot.face.texts import cash
-from bot.handlers import lobby, seating, takebacks
+from bot.handlers import lobby, pausing, seating, takebacks
 from bot.handlers.acting import channel_session
 from bot.table.settings import DEFAULT_TURN_TIMEOUT, HOUR, TIME_LIMITS, TURN_TIMEOUTS, TableSettings
 from engine import DEFAULT_LEVEL, available
@@ -81,6 +81,20 @@ async def undo(interaction: discord.Interaction, moves: app_commands.Range[int, 
     if not await within(interaction, "moves", moves, 1, MAX_TAKE_BACK, str):
         return
     await takebacks.ask(interaction, moves)
+
+
+@turista.command(name=ls("pause", "pause.name"),
+                 description=ls("Pause the game: the clocks wait (the host, or a majority of the players)",
+                                "pause.desc"))
+async def pause(interaction: discord.Interaction) -> None:
+    await pausing.pause_or_resume(interaction, pause=True)
+
+
+@turista.command(name=ls("resume", "resume.name"),
+                 description=ls("Resume a paused game with the time the clocks had (the host, or a majority)",
+                                "resume.desc"))
+async def resume(interaction: discord.Interaction) -> None:
+    await pausing.pause_or_resume(interaction, pause=False)
 
 
 @turista.command(name=ls("start", "start.name"), description=ls("Start the game (host)", "start.desc"))

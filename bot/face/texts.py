@@ -67,6 +67,8 @@ def waiting_line(table: Table) -> str:
     """By correspondence, the table's line that says who the game waits for, since when and until when (Discord
     shows each moment counting in the reader's own words); "" live or without a clock."""
     st = table.state
+    if table.paused_at is not None:
+        return t(table.lang, "table.paused_line", since=f"<t:{int(table.paused_at)}:R>")
     if table.since is None or table.deadline is None or st.phase == "over":
         return ""
     seats = [st.trade.target] if st.trade is not None and not st.debts and st.lift is None and st.auction is None \

@@ -90,6 +90,8 @@ class GameRow:
     seats: list[SeatRow] = field(default_factory=list)
     thread_id: int | None = None  # the game's own thread, None when it is played in the channel
     reminded: float | None = None  # when the latest reminder sent was due (unix time); None: none yet
+    paused_at: float | None = None  # since when the game is paused (unix time); None: it is not
+    paused_left: float | None = None  # seconds its pending decision's clock had left when it was paused
     messages: dict[str, MessageRow] = field(default_factory=dict)  # by kind
     snapshot: str | None = field(default=None, repr=False)
     _state: engine.State | None = field(default=None, repr=False)

@@ -285,10 +285,13 @@ SQLITE: dict[str, tuple[str, ...]] = {
         ) WITHOUT ROWID
         """,
     ),
-    "0008_reminders": (
+    "0008_correspondence": (
         # When the latest reminder a game sent was due (unix time): a reminder due at or before it was sent, so a
         # restart sends none twice. Reminders of later decisions are due later, so one moment covers them all.
         "ALTER TABLE games ADD COLUMN reminded REAL",
+        # A paused game: since when, and the seconds its pending decision's clock had left (NULL: none ran).
+        "ALTER TABLE games ADD COLUMN paused_at REAL",
+        "ALTER TABLE games ADD COLUMN paused_left REAL",
     ),
 }
 
@@ -516,7 +519,11 @@ POSTGRES: dict[str, tuple[str, ...]] = {
         )
         """,
     ),
-    "0008_reminders": ("ALTER TABLE games ADD COLUMN reminded DOUBLE PRECISION",),
+    "0008_correspondence": (
+        "ALTER TABLE games ADD COLUMN reminded DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN paused_at DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN paused_left DOUBLE PRECISION",
+    ),
 }
 
 MIGRATION_NAMES: list[str] = list(SQLITE)  # in order; a database that recorded any other is from a newer release

@@ -74,7 +74,7 @@ _action_decoder = msgspec.json.Decoder(engine.Action)
 _encode = msgspec.json.Encoder().encode
 _GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, host_id, status, edition, settings, seed, version, table_message_id, deadline,"
-    " created_at, updated_at, started_at, finished_at, snapshot, thread_id, reminded"
+    " created_at, updated_at, started_at, finished_at, snapshot, thread_id, reminded, paused_at, paused_left"
 )
 _MESSAGE_COLUMNS: Final = "kind, channel_id, message_id, version, posting, digest, board, updated_at"
 
@@ -167,7 +167,8 @@ class Store:
     WRITES = frozenset({
         "reserve_ids", "reserve_block", "create_game", "add_seat", "remove_seat", "remove_seat_at", "update_seat",
         "update_settings", "start_game", "apply", "set_table_message", "intend_post", "posted", "shown", "edited",
-        "drop_message", "set_thread", "set_deadline", "set_reminded", "set_status", "finish_game", "backup", "restore",
+        "drop_message", "set_thread", "set_deadline", "set_reminded", "pause_game", "resume_game", "set_status",
+        "finish_game", "backup", "restore",
         "new_season", "rerate", "forget", "registered", "registration_refused", "ask_take_back",
         "agree_take_back", "settle_take_back", "set_host",
     })
@@ -584,6 +585,20 @@ class Store:
         """A reminder due at `due` (unix time) was sent: none due until then is sent again, even after a restart."""
         self._set(game_id, "reminded", due)
 
+    def pause_game(self, game_id: int, at: float, left: float | None) -> None:
+        """The game is paused since `at`; its pending decision's clock had `left` seconds (None: no clock ran)."""
+        with self.backend.write() as tx:
+            self._require_status(tx, game_id, "active")
+            tx.execute("UPDATE games SET paused_at = ?, paused_left = ? WHERE id = ?", [at, left, game_id])
+
+    def resume_game(self, game_id: int, deadline: float | None, reminded: float | None) -> None:
+        """The game goes on: its decision's clock runs out at `deadline`, and its reminders' moment moved on by the
+        pause (`set_reminded`), in one write."""
+        with self.backend.write() as tx:
+            self._require_status(tx, game_id, "active")
+            tx.execute("UPDATE games SET paused_at = NULL, paused_left = NULL, deadline = ?, reminded = ?"
+                       " WHERE id = ?", [deadline, reminded, game_id])
+
     def _set(self, game_id: int, column: str, value: object) -> None:
         with self.backend.write() as tx:
             if tx.execute(f"UPDATE games SET {column} = ? WHERE id = ?", [value, game_id]).rowcount != 1:
@@ -771,6 +786,8 @@ class Store:
                 snapshot=r[15],
                 thread_id=r[16],
                 reminded=r[17],
+                paused_at=r[18],
+                paused_left=r[19],
             )
             for r in rows
         ]

@@ -40,6 +40,7 @@ class Table:
     # times), for the table's line that says so; None live, or when no clock runs.
     since: float | None = None
     deadline: float | None = None
+    paused_at: float | None = None  # since when the game is paused (`/turista pause`); None: it is not
 
     @property
     def thread_id(self) -> int | None:

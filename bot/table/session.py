@@ -84,6 +84,7 @@ class Session(TakingBack, ChangingHands):
         self.absences: dict[int, int] = {}  # seat -> decisions in a row the clock made for it
         self.closed = False
         self.drafts: dict[int, Draft] = {}  # person -> the trade offer they are putting together, unsent
+        self.votes: set[int] = set()  # people who asked to pause (or resume) the game, until it is done
 
     # -- who is who ---------------------------------------------------------------------------------
     @property
@@ -129,7 +130,7 @@ class Session(TakingBack, ChangingHands):
         if self.settings.correspondence and row.deadline is not None and delay is not None:
             since, deadline = row.deadline - delay, row.deadline
         return Table(row.id, row.guild_id, row.host_id, row.edition, row.channel_id, row.where, self.lang, st,
-                     row.seats, self.settings, row.messages.get("lobby"), since, deadline)
+                     row.seats, self.settings, row.messages.get("lobby"), since, deadline, row.paused_at)
 
     # -- applying ------------------------------------------------------------------------------------
     def check(self, action: Action, version: int | None = None) -> Refusal | None:
@@ -137,6 +138,8 @@ class Session(TakingBack, ChangingHands):
         st = self.state
         if st is None or self.closed:
             return "no_game", {}
+        if self.paused:
+            return "paused", {}
         if version is not None and version != st.version:
             return "outdated", {}
         return refusal(st, action)
@@ -301,7 +304,7 @@ class Session(TakingBack, ChangingHands):
     # -- computer seats ------------------------------------------------------------------------------
     def computer_move(self) -> Action | None:
         st = self.state
-        if st is None or st.phase == "over":
+        if st is None or st.phase == "over" or self.paused:
             return None
         if not self.plays_itself(st.current) and (ending := computers.ends_by_itself(st)) is not None:
             return ending
@@ -412,6 +415,11 @@ class Session(TakingBack, ChangingHands):
         st = self.state
         if st is None or self.closed or self.tables.closing:
             return
+        if self.paused:
+            # Every clock waits: the decision's with the time it had left (stored), the reminders with it.
+            for name in ("turn", "auction", "remind", "clock"):
+                self.clocks.disarm(name)
+            return
         version = st.version
         if st.auction is not None and not self.auction_shown():
             # Its message did not go up (Discord refused it): the auction's clocks wait for healing to show it,
@@ -473,7 +481,7 @@ class Session(TakingBack, ChangingHands):
         restart never sends it again (a reminder Discord then refuses is lost, and logged as such)."""
         async with self.lock:
             st = self.state
-            if st is None or st.version != version or self.closed or self.row.deadline is None:
+            if st is None or st.version != version or self.closed or self.row.deadline is None or self.paused:
                 return
             delay = self.decision_delay(st)
             due = None if delay is None else reminders.owed(self.row.deadline, delay, self.row.reminded, time.time())
@@ -518,7 +526,7 @@ class Session(TakingBack, ChangingHands):
         game still waits for."""
         async with self.lock:
             st = self.state
-            if st is None or st.version != version or self.closed:
+            if st is None or st.version != version or self.closed or self.paused:
                 return
             humans = self.waiting_people(st)
             if not humans:
@@ -561,6 +569,57 @@ class Session(TakingBack, ChangingHands):
                 if self.check(action) is None:
                     return action
         return None
+
+    # -- pause and resume ------------------------------------------------------------------------------
+    @property
+    def paused(self) -> bool:
+        return self.row.paused_at is not None
+
+    def voters(self) -> list[int]:
+        """The people who play a seat now (not one left to a computer): a majority of them pauses or resumes."""
+        return [s.user_id for s in self.seats if s.user_id and not self.left(s.seat)]
+
+    async def vote_pause(self, user_id: int, manager: bool, *, pause: bool) -> tuple[str, int, int]:
+        """`/turista pause` (or resume, `pause=False`) by `user_id`: the host or a manager (`manager`) decides
+        alone, the others vote. What came of it ("paused", "resumed", "voted", or the error "already_paused",
+        "not_paused"), with the votes so far and the votes needed."""
+        async with self.lock:
+            if self.state is None or self.closed:
+                return "no_game", 0, 0
+            if self.paused == pause:
+                return ("already_paused" if pause else "not_paused"), 0, 0
+            people = self.voters()
+            needed = len(people) // 2 + 1
+            if not manager:
+                self.votes.add(user_id)
+                if len(self.votes & set(people)) < needed:
+                    return "voted", len(self.votes & set(people)), needed
+            self.votes.clear()
+            await (self._pause() if pause else self._resume())
+        if not pause:
+            self.after_change()
+        return ("paused" if pause else "resumed"), 0, needed
+
+    async def _pause(self) -> None:
+        now = time.time()
+        left = None if self.row.deadline is None else max(0.0, self.row.deadline - now)
+        await self.storage.pause_game(self.gid, now, left)
+        self.row.paused_at, self.row.paused_left = now, left
+        self.arm_timers()
+        await self.tell(Notice("table.paused", since=now))
+        await self._show([])  # the table says it is paused, and since when
+
+    async def _resume(self) -> None:
+        now = time.time()
+        paused_at, left = self.row.paused_at or now, self.row.paused_left
+        deadline = None if left is None else now + left
+        # The reminders' moment moves on with the clock, so a reminder sent before the pause is not sent again.
+        reminded = None if self.row.reminded is None else self.row.reminded + (now - paused_at)
+        await self.storage.resume_game(self.gid, deadline, reminded)
+        self.row.paused_at = self.row.paused_left = None
+        self.row.deadline, self.row.reminded = deadline, reminded
+        await self.tell(Notice("table.resumed" if deadline is not None else "table.resumed_free", deadline=deadline))
+        await self._show([])  # the table's line says when the clock runs out now
 
     # -- who plays a seat ------------------------------------------------------------------------------
     async def _set_stand_in(self, seat: int, level: str) -> None:

@@ -1,0 +1,60 @@
+"""Pausing a correspondence game (time scaled): nobody acts, no clock runs, a restart keeps it paused, and resuming
+gives the clock the time it had left."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from devkit.world import World
+
+FOUR_HOURS = 4 * 3600
+SCALE = 0.00025  # four hours last 3.6 s
+
+
+@pytest.fixture
+def bot_env() -> dict[str, str]:
+    return {"TURISTA_TIME_SCALE": str(SCALE), "TURISTA_AUCTION_QUIET": "3000"}
+
+
+def answer(reply) -> str:  # type: ignore[no-untyped-def]
+    return " ".join([reply.content or "", *(f.content or "" for f in reply.followups)])
+
+
+async def test_a_pause_stops_the_clocks_across_a_restart_and_a_resume_gives_back_the_time(world: World) -> None:
+    gid = await world.open_table(world.ana, [world.beto], turn_timeout=FOUR_HOURS)
+    st = await world.start(gid, world.ana)
+    player = world.user_of(gid, st.current)
+    # Beto alone is not a majority of two: his vote counts, and the game goes on.
+    vote = await world.slash(world.beto, "turista pause")
+    assert vote.ephemeral and "1 de los 2" in answer(vote), answer(vote)
+    assert world.game(gid).paused_at is None
+    paused = await world.slash(world.ana, "turista pause")
+    assert paused.ephemeral and "pausa" in answer(paused).lower(), answer(paused)
+    row = world.game(gid)
+    assert row.paused_at is not None and row.paused_left is not None and 0 < row.paused_left <= FOUR_HOURS * SCALE
+    left = row.paused_left
+    reminded = [m.id for m in world.bot_messages() if (m.content or "").startswith("⏰")]
+    table = world.table()
+    assert table is not None
+    await world.fake.wait_for(lambda: "⏸️" in table.text, timeout=10, what="the table to say it is paused")
+    # Nobody can act: a private refusal in the player's language.
+    refused = await world.click(player, table, "roll")
+    assert "en pausa" in answer(refused), answer(refused)
+    assert world.game(gid).version == st.version
+    # Past the clock's old end, with a restart in the middle: still paused, nothing played, no reminder.
+    await world.bot.kill()
+    await world.bot.start()
+    await asyncio.sleep(FOUR_HOURS * SCALE + 0.5)
+    row = world.game(gid)
+    assert row.paused_at is not None and row.version == st.version
+    assert [m.id for m in world.bot_messages() if (m.content or "").startswith("⏰")] == reminded
+    resumed = await world.slash(world.ana, "turista resume")
+    assert resumed.ephemeral and "reanudada" in answer(resumed).lower(), answer(resumed)
+    row = world.game(gid)
+    assert row.paused_at is None and row.deadline is not None
+    assert abs(row.deadline - (time.time() + left)) < 1.0  # the time it had left, not a fresh clock
+    await world.fake.wait_for(lambda: world.game(gid).version > st.version, timeout=15, what="the move played")
+    assert time.time() >= row.deadline - 0.1
