@@ -11,7 +11,7 @@ from bot.face import answers, attachments
 from bot.face.i18n import lang_of, ls, t
 from bot.face.replies import refuse, say
 from bot.face.texts import cash
-from bot.handlers import lobby, pausing, seating, takebacks
+from bot.handlers import lobby, my_games, pausing, seating, takebacks
 from bot.handlers.acting import channel_session
 from bot.table.settings import DEFAULT_TURN_TIMEOUT, HOUR, TIME_LIMITS, TURN_TIMEOUTS, TableSettings
 from engine import DEFAULT_LEVEL, available
@@ -95,6 +95,13 @@ async def pause(interaction: discord.Interaction) -> None:
                                 "resume.desc"))
 async def resume(interaction: discord.Interaction) -> None:
     await pausing.pause_or_resume(interaction, pause=False)
+
+
+@turista.command(name=ls("my-games", "my-games.name"),
+                 description=ls("Your games in play on this server: what each waits for, its clock, a link (private)",
+                                "my-games.desc"))
+async def my_games_command(interaction: discord.Interaction) -> None:
+    await my_games.list_games(interaction)
 
 
 @turista.command(name=ls("start", "start.name"), description=ls("Start the game (host)", "start.desc"))

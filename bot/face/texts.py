@@ -6,8 +6,9 @@ from __future__ import annotations
 import math
 
 from bot.face.i18n import t
-from bot.store import SeatRow
+from bot.store import GameRow, SeatRow
 from bot.table.face import Table
+from bot.table.reminders import waiting_for, waiting_seats
 from bot.table.settings import HOUR, TOGGLES, TableSettings
 from engine import KINDS, State, edition_of, legal_kinds, load, raisable
 from words import jail_name, money, square_name, text
@@ -71,15 +72,35 @@ def waiting_line(table: Table) -> str:
         return t(table.lang, "table.paused_line", since=f"<t:{int(table.paused_at)}:R>")
     if table.since is None or table.deadline is None or st.phase == "over":
         return ""
-    seats = [st.trade.target] if st.trade is not None and not st.debts and st.lift is None and st.auction is None \
-        else st.seat_to_act()
-    if st.auction is not None:
-        seats = [s for s in seats if s != st.auction.bidder]
+    seats = waiting_seats(st)
     if not seats:
         return ""
     who = ", ".join(seat_label(st, s) for s in seats)
     return t(table.lang, "table.waits", who=who, since=f"<t:{int(table.since)}:R>",
              deadline=f"<t:{math.ceil(table.deadline)}:R>")
+
+
+def my_game_line(row: GameRow, user_id: int, lang: str) -> str:
+    """A game in `/turista my-games`: where, what it waits for (you or whom), its clock or its pause, and a link
+    to its table message."""
+    st = row.state
+    assert st is not None
+    table = row.messages.get("table")
+    where = f"<#{row.thread_id or row.channel_id}>"
+    if table is not None and table.message_id is not None:
+        where = f"[{t(lang, 'mygames.table', id=row.id)}](https://discord.com/channels/{row.guild_id}/" \
+                f"{table.channel_id}/{table.message_id})"
+    seats = waiting_seats(st)
+    mine = row.seat_of(user_id)
+    if row.paused_at is not None:
+        status = t(lang, "table.paused_line", since=f"<t:{int(row.paused_at)}:R>")
+    elif mine is not None and mine in seats:
+        status = t(lang, "mygames.yours", what=t(lang, f"waiting.{waiting_for(st, mine)}"))
+    else:
+        status = t(lang, "mygames.others", who=", ".join(seat_label(st, s) for s in seats) or "—")
+    if row.deadline is not None and row.paused_at is None:
+        status = f"{status} {t(lang, 'mygames.clock', deadline=f'<t:{math.ceil(row.deadline)}:R>')}"
+    return f"• {where}: {status}"
 
 
 def auction_clock(table: Table) -> str:

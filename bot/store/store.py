@@ -826,6 +826,13 @@ class Store:
             raise NoSuchGame(game_id)
         return found[0]
 
+    def games_of(self, guild_id: int, user_id: int) -> list[GameRow]:
+        """The games in play of a guild where `user_id` holds a seat (`/turista my-games`)."""
+        return self._select_games(
+            "guild_id = ? AND status = 'active' AND id IN (SELECT game_id FROM seats WHERE user_id = ?)",
+            [guild_id, user_id],
+        )
+
     def game_by_channel(self, channel_id: int) -> GameRow | None:
         """The open (lobby or active) game of a channel, or of the thread it is played in, if any."""
         found = self._select_games(

@@ -33,6 +33,16 @@ def owed(deadline: float, timeout: float, reminded: float | None, now: float) ->
     return due[-1] if due else None
 
 
+def waiting_seats(state: State) -> list[int]:
+    """The seats whose decision the game waits for: those to act, or the one a trade offer is addressed to."""
+    if state.trade is not None and not state.debts and state.lift is None and state.auction is None:
+        return [state.trade.target]
+    seats = state.seat_to_act()
+    if state.auction is not None:
+        seats = [s for s in seats if s != state.auction.bidder]
+    return seats
+
+
 def waiting_for(state: State, seat: int) -> str:
     """What the game waits for `seat` to do, in one word the face names: a debt, inherited mortgages, a bid,
     an answer to a trade offer, or the turn."""

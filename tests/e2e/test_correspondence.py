@@ -32,6 +32,13 @@ async def test_reminders_at_half_and_three_quarters_survive_a_restart(world: Wor
     user = world.user_of(gid, st.current)
     table = world.table()
     assert table is not None and "<t:" in table.text  # who the game waits for, since when
+    # Privately, the games that wait on you, with a link to the table message.
+    mine = await world.slash(user, "turista my-games")
+    link = f"https://discord.com/channels/{world.channel.guild.id}/{table.channel.id}/{table.id}"
+    assert mine.ephemeral and "Te espera a ti: tu turno" in (mine.content or "") and link in (mine.content or "")
+    other = world.beto if user is world.ana else world.ana
+    theirs = await world.slash(other, "turista my-games")
+    assert "Espera a" in (theirs.content or "") and link in (theirs.content or ""), theirs.content
     first = await world.fake.wait_for_message(world.channel, lambda m: m.content.startswith("⏰"), timeout=15,
                                               threads=True)
     # Plain words in the content, so that the push notification says them; the person it waits for mentioned.

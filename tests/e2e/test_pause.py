@@ -51,6 +51,8 @@ async def test_a_pause_stops_the_clocks_across_a_restart_and_a_resume_gives_back
     row = world.game(gid)
     assert row.paused_at is not None and row.version == st.version
     assert [m.id for m in world.bot_messages() if (m.content or "").startswith("⏰")] == reminded
+    listed = await world.slash(world.beto, "turista my-games")
+    assert "En pausa desde" in (listed.content or ""), listed.content
     resumed = await world.slash(world.ana, "turista resume")
     assert resumed.ephemeral and "reanudada" in answer(resumed).lower(), answer(resumed)
     row = world.game(gid)
