@@ -62,6 +62,8 @@ class Gone(Exception):
 def transient(error: BaseException) -> bool:
     """A failure of Discord or of the network that may go away: a rate limit, a server error, a timeout."""
     if isinstance(error, discord.HTTPException):
+        if error.code == threads.OLD_MESSAGE_EDITS:
+            return False  # an old message's edit refused: Discord means an hour or so, no retry waits that long
         return error.status == 429 or error.status >= 500
     return isinstance(error, (TimeoutError, aiohttp.ClientError, OSError))
 
@@ -484,14 +486,25 @@ class Publisher:
         row = self.book.messages[kind]
         message_id = row.message_id
         assert message_id is not None
+        # A message over an hour old is edited once per try (`edit_message_once`): discord.py would wait out the
+        # rate limit Discord answers its edits with (30046), holding up every edit of the channel meanwhile.
+        send = adapter.edit_message_once if threads.age(message_id) >= OLD_MESSAGE else adapter.edit_message
         try:
             if not await self._answered_with(answer, message_id, fields):
-                await self._retrying(lambda: adapter.edit_message(self.client, row.channel_id, message_id, fields),
+                await self._retrying(lambda: send(self.client, row.channel_id, message_id, fields),
                                      f"edit the {kind}", files=_files(fields, "attachments"))
         except (discord.NotFound, discord.Forbidden) as error:
             why = "it was deleted" if isinstance(error, discord.NotFound) else "Discord refuses the edit"
             log.warning("game %d: the %s message %d cannot be edited (%s: %d %s); a new one replaces it",
                         self.game, kind, message_id, why, error.status, error.text or "")
+            raise Gone from error
+        except discord.HTTPException as error:
+            if error.code != threads.OLD_MESSAGE_EDITS:
+                raise
+            # A correspondence table is older than an hour most of its life: a fresh message replaces it, and the
+            # old one's buttons answer that the game moved on.
+            log.warning("game %d: Discord refuses to edit the %s message %d, over an hour old (code 30046); a new "
+                        "one replaces it", self.game, kind, message_id)
             raise Gone from error
         if record:
             self.book.shown(kind, table.state.version)
