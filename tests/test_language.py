@@ -29,7 +29,7 @@ MONEY = ("amount", "price", "cash", "fine", "cost", "worth", "rent", "minimum", 
          "start", "salary", "fee", "raisable")
 NUMBERS = ("count", "turns", "turn", "rank", "max", "seconds", "minutes", "left", "buildings", "houses", "hotels",
            "jail_turns", "id", "wins", "games", "multiplier", "season", "previous", "seasons", "done", "total",
-           "hours")
+           "hours", "from_hour", "to_hour")
 LISTS = ("order", "seats", "players", "rules", "offer", "rents", "multipliers", "people")
 
 # Texts that are pieces of a sentence (labels, list items, words put into other texts), not sentences.
@@ -86,6 +86,9 @@ def samples(lang: str) -> dict[str, list[object]]:
         "take": ["España, Italia y $5,000", "nada"],
         "deadline": ["<t:1700000000:R>"],
         "since": ["<t:1699990000:R>"],
+        "zone": ["America/Mexico_City"],
+        "where": _names(lang, "bot.notify.mode_"),
+        "quiet": [cat["bot.notify.no_quiet"]],
         "what": _names(lang, "bot.waiting."),
         "edition": [cat[f"edition.{e}.name"] for e in available()],
         "item": [fill(lang, v, {"square": squares[0]}) for v in _names(lang, "event.item.")],

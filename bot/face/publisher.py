@@ -123,6 +123,19 @@ class Publisher:
 
     async def tell(self, table: Table, notice: Notice) -> None:
         """A one-off message for the table (a warning, "played for…"): the game never waits on it."""
+        text = t(table.lang, notice.key, **self._notice_params(table, notice))
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.ping]) if notice.ping \
+            else components.NO_MENTIONS
+        try:
+            fields: dict[str, Any] = {"content": text}  # a reminder: the push notification shows its words
+            if not notice.plain:
+                content, embed = embeds.notice(text)
+                fields = {"content": content, "embed": embed}
+            await adapter.send_message(self.client, table.where, {**fields, "allowed_mentions": mentions})
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+            log.warning("game %d: could not post a notice (%s): %s", self.game, _short(error), text[:80])
+
+    def _notice_params(self, table: Table, notice: Notice) -> dict[str, Any]:
         params: dict[str, Any] = {}
         if notice.seat is not None:
             params["seat"] = seat_label(table.state, notice.seat)
@@ -135,17 +148,26 @@ class Publisher:
             params["since"] = f"<t:{int(notice.since)}:R>"
         if notice.what:
             params["what"] = t(table.lang, f"waiting.{notice.what}")
-        text = t(table.lang, notice.key, **params)
-        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.ping]) if notice.ping \
-            else components.NO_MENTIONS
-        try:
-            fields: dict[str, Any] = {"content": text}  # a reminder: the push notification shows its words
-            if not notice.plain:
-                content, embed = embeds.notice(text)
-                fields = {"content": content, "embed": embed}
-            await adapter.send_message(self.client, table.where, {**fields, "allowed_mentions": mentions})
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
-            log.warning("game %d: could not post a notice (%s): %s", self.game, _short(error), text[:80])
+        return params
+
+    async def remind_directly(self, table: Table, notice: Notice) -> list[int]:
+        """A reminder by direct message to each person `notice` names, with a link to the table; the people
+        Discord refused it to (50007: they take no direct messages from the server), each logged once."""
+        refused: list[int] = []
+        text = t(table.lang, notice.key, **self._notice_params(table, notice))
+        row = self.book.messages.get("table")
+        if row is not None and row.message_id is not None:
+            text = f"{text}\nhttps://discord.com/channels/{table.guild_id}/{row.channel_id}/{row.message_id}"
+        for user in notice.ping:
+            try:
+                dm = await self.client.create_dm(discord.Object(user))
+                await adapter.send_message(self.client, dm.id, {"content": text,
+                                                                "allowed_mentions": components.NO_MENTIONS})
+            except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+                log.warning("game %d: Discord refused a direct message to %d (%s); the reminder goes to the "
+                            "channel instead", self.game, user, _short(error))
+                refused.append(user)
+        return refused
 
     async def ended(self, table: Table, ended_by: str) -> None:
         """`/turista end`: no message keeps buttons, and the ranking as it stands is posted with the end-of-game

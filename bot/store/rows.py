@@ -19,6 +19,20 @@ class Activity:
     last_action: float | None  # unix time of the newest change to any game, None for an empty database
 
 
+NOTIFY_MODES = ("channel", "dm", "none")  # where a person's reminders go
+
+
+@dataclass(frozen=True, slots=True)
+class NotifyRow:
+    """How a person wants their reminders (`/turista notify`): where, and the hours they are not to come."""
+
+    user_id: int
+    mode: str = "channel"  # one of NOTIFY_MODES
+    quiet_from: int | None = None  # hour of the day (0-23, in `time_zone`) the quiet hours start; None: none
+    quiet_to: int | None = None  # hour they end
+    time_zone: str = "UTC"  # an IANA name, e.g. America/Mexico_City
+
+
 @dataclass(frozen=True, slots=True)
 class RegistrationRow:
     """The slash commands of an application in one scope (guild 0: global), as the bot last registered them."""

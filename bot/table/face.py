@@ -78,6 +78,10 @@ class Face(Protocol):
     async def tell(self, table: Table, notice: Notice) -> None:
         """Post `notice`; a failure is only logged."""
 
+    async def remind_directly(self, table: Table, notice: Notice) -> list[int]:
+        """Send the reminder `notice` by direct message to each person it names (`ping`): those Discord refused
+        (a person who takes no direct messages), whose reminder then goes to the game's channel."""
+
     async def ended(self, table: Table, ended_by: str) -> None:
         """The game was stopped by `ended_by`: no message keeps buttons, and the standings as they are go up."""
 

@@ -12,13 +12,14 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 import msgspec
 
 from bot.config import Config
 from bot.store import GameRow, SeatRow, StaleVersion, StoreError
-from bot.table import computers, reminders
+from bot.table import computers, notify, reminders
 from bot.table.backoff import Backoff, transient
 from bot.table.book import Book
 from bot.table.clocks import Clocks
@@ -481,19 +482,35 @@ class Session(TakingBack, ChangingHands):
         restart never sends it again (a reminder Discord then refuses is lost, and logged as such)."""
         async with self.lock:
             st = self.state
-            if st is None or st.version != version or self.closed or self.row.deadline is None or self.paused:
+            deadline = self.row.deadline
+            if st is None or st.version != version or self.closed or deadline is None or self.paused:
                 return
             delay = self.decision_delay(st)
-            due = None if delay is None else reminders.owed(self.row.deadline, delay, self.row.reminded, time.time())
-            users = tuple(self.reminded_people(st))
-            if due is not None and users:
+            now = time.time()
+            due = None if delay is None else reminders.owed(deadline, delay, self.row.reminded, now)
+            users = self.reminded_people(st)
+            if due is not None and delay is not None and users:
+                prefs = await self.storage.notify_of(users)
+                wanted = [u for u in users if prefs[u].mode != "none"]
+                quiet = {u: end for u in wanted if (end := notify.quiet_until(prefs[u], now)) is not None}
+                later = max(quiet.values(), default=None)
+                if later is not None and later < deadline:
+                    # The reminder waits for the quiet hours to end; the clock does not.
+                    self.clocks.arm("remind", later - now, lambda: self._remind(version))
+                    return
+                # Stored before it is sent: a restart never sends it twice.
                 await self.storage.set_reminded(self.gid, due)
                 self.row.reminded = due
+                awake = [u for u in wanted if u not in quiet]
+                direct = [u for u in awake if prefs[u].mode == "dm"
+                          and await self.storage.count_dm(u, notify.day_of(prefs[u], now), notify.DM_BUDGET)]
                 seat = self.seat_of(users[0])
-                await self.tell(Notice("table.reminder", ping=users, deadline=self.row.deadline,
-                                       since=self.row.deadline - delay,
-                                       what=reminders.waiting_for(st, seat) if seat is not None else "turn",
-                                       plain=True))
+                notice = Notice("table.reminder", ping=tuple(direct), deadline=deadline, since=deadline - delay,
+                                what=reminders.waiting_for(st, seat) if seat is not None else "turn", plain=True)
+                refused = await self.face.remind_directly(self.table(), notice) if direct else []
+                here = tuple(u for u in awake if u not in direct or u in refused)
+                if here:
+                    await self.tell(replace(notice, ping=here))
         if self.state is not None and self.state.version == version and not self.closed:
             self._arm_reminders(self.state, version)
 
