@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.table import reminders
@@ -56,3 +58,31 @@ def test_only_the_hours_offered_open_a_correspondence_table() -> None:
 def test_the_end_of_a_clock_plays_unless_the_table_passes() -> None:
     assert not TableSettings({}).clock_passes
     assert TableSettings({}).chosen("rules", ["clock_passes"]).clock_passes
+
+
+def test_quiet_hours_in_the_persons_time_zone_and_across_midnight() -> None:
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from bot.store import NotifyRow
+    from bot.table.notify import day_of, quiet_until
+
+    mexico = ZoneInfo("America/Mexico_City")
+    night = NotifyRow(1, "dm", quiet_from=22, quiet_to=7, time_zone="America/Mexico_City")
+    at = datetime(2026, 12, 4, 23, 30, tzinfo=mexico).timestamp()
+    assert quiet_until(night, at) == datetime(2026, 12, 5, 7, tzinfo=mexico).timestamp()
+    assert quiet_until(night, datetime(2026, 12, 5, 6, 59, tzinfo=mexico).timestamp()) == \
+        datetime(2026, 12, 5, 7, tzinfo=mexico).timestamp()
+    assert quiet_until(night, datetime(2026, 12, 5, 7, tzinfo=mexico).timestamp()) is None
+    assert quiet_until(NotifyRow(1), at) is None  # no quiet hours
+    assert day_of(night, at) == "2026-12-04"  # already the 5th in UTC, still the 4th in Mexico
+
+
+def test_the_direct_messages_of_a_day_stay_within_the_budget(tmp_path: Path) -> None:
+    from bot.store import NotifyRow, Store
+
+    with Store(tmp_path / "t.db") as store:
+        store.set_notify(NotifyRow(7, "dm", 22, 7, "America/Mexico_City"))
+        assert [store.count_dm(7, "2026-12-04", 2) for _ in range(3)] == [True, True, False]
+        assert store.count_dm(7, "2026-12-05", 2)  # a new day, a new budget
+        assert store.notify_of([7, 8]) == {7: NotifyRow(7, "dm", 22, 7, "America/Mexico_City"), 8: NotifyRow(8)}

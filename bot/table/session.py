@@ -381,9 +381,10 @@ class Session(TakingBack, ChangingHands):
     # -- clocks --------------------------------------------------------------------------------------
     def waiting_people(self, st: State) -> list[int]:
         """The people whose clock runs: the seats to act that no computer plays, or, when a computer's own
-        trade offer holds up the game, the person it is addressed to."""
+        trade offer holds up the game (by correspondence anyone's offer), the person it is addressed to."""
         offer = st.trade
-        if offer is not None and self.plays_itself(offer.proposer) and offer.proposer in st.seat_to_act():
+        holds_up = offer is not None and offer.proposer in st.seat_to_act()
+        if holds_up and offer is not None and (self.plays_itself(offer.proposer) or self.settings.correspondence):
             return [] if self.plays_itself(offer.target) else [offer.target]
         return [s for s in st.seat_to_act() if not self.plays_itself(s)]
 
