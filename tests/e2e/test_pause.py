@@ -43,6 +43,8 @@ async def test_a_pause_stops_the_clocks_across_a_restart_and_a_resume_gives_back
     # Nobody can act: a private refusal in the player's language.
     refused = await world.click(player, table, "roll")
     assert "en pausa" in answer(refused), answer(refused)
+    undo = await world.slash(player, "turista undo")
+    assert undo.ephemeral and "en pausa" in answer(undo), answer(undo)
     assert world.game(gid).version == st.version
     # Past the clock's old end, with a restart in the middle: still paused, nothing played, no reminder.
     await world.bot.kill()
