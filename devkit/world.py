@@ -335,14 +335,21 @@ MENTIONS_ONLY = re.compile(r"(<@!?\d+>\s*)+")
 MENTION = re.compile(r"<@!?(\d+)>")
 
 
+REMINDER = re.compile(r"⏰ <@\d+>")  # how a reminder begins: the clock, then whom it is for
+
+
 def not_embeds(fake: FakeDiscord) -> list[str]:
     """Every public message of the bot is an embed or a Components V2 layout: what breaks that rule. Text outside
     an embed is only the mention of whom the message pings, in every version the message had; an embed's picture
     (`attachment://name`) is an attachment the message carries, and so is a layout's (a Media Gallery's or a
-    thumbnail's); every picture carries its alt text (the attachment's description)."""
+    thumbnail's); every picture carries its alt text (the attachment's description). A correspondence game's
+    reminder is the one message in plain words (`REMINDER`): a push notification shows a message's content, never
+    its embed."""
     problems = []
     for message in sorted(fake.state.messages.values(), key=lambda m: m.id):
         if message.author.id != fake.bot_user.id or message.ephemeral or message.loading:
+            continue
+        if not message.embeds and REMINDER.match(message.content or ""):
             continue
         v2 = bool(message.flags & IS_COMPONENTS_V2)
         if not message.embeds and not v2 and not _plain_ping(message, message.content):

@@ -42,6 +42,7 @@ class FakeUser:
     locale: str = DEFAULT_LOCALE
     bot: bool = False
     global_name: str | None = None
+    accepts_dms: bool = True  # False: the user blocks direct messages from the server's members (Discord: 50007)
 
     def __post_init__(self) -> None:
         require_locale(self.locale, f"user {self.name!r}:")
@@ -141,6 +142,7 @@ class FakeMember:
 
 
 PUBLIC_THREAD = 11
+DM = 1  # a direct message channel
 
 
 @dataclass(eq=False)
@@ -157,10 +159,15 @@ class FakeChannel:
     owner_id: int | None = None
     auto_archive_duration: int = 1440
     created: str = field(default_factory=iso_now)
+    recipient: FakeUser | None = None  # a direct message channel's user (type 1; `guild` is only where it began)
 
     @property
     def is_thread(self) -> bool:
         return self.type == PUBLIC_THREAD
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == DM
 
     def __repr__(self) -> str:
         return f"<FakeChannel #{self.name} id={self.id}>"
@@ -170,6 +177,9 @@ class FakeChannel:
         return f"<#{self.id}>"
 
     def to_payload(self) -> dict[str, Any]:
+        if self.is_dm and self.recipient is not None:
+            return {"id": str(self.id), "type": DM, "last_message_id": None, "flags": 0,
+                    "recipients": [self.recipient.to_payload()]}
         return {
             "id": str(self.id),
             "type": self.type,
@@ -507,7 +517,7 @@ class FakeMessage:
             data["application_id"] = str(self.application_id)
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = self.interaction_metadata
-        if with_guild:
+        if with_guild and not self.channel.is_dm:
             data["guild_id"] = str(self.channel.guild.id)
             member = self.channel.guild.members.get(self.author.id)
             if member is not None and self.webhook_id is None:

@@ -99,6 +99,7 @@ class RestApi:
             web.get(f"{API}/gateway/bot", s.gateway_bot),
             web.get(f"{API}/users/@me", s.users_me),
             web.get(f"{API}/users/{{user_id:\\d+}}", s.get_user),
+            web.post(f"{API}/users/@me/channels", s.open_dm),
             web.get(f"{API}/oauth2/applications/@me", s.application),
             web.get(f"{API}/applications/@me", s.application),
             web.get(f"{API}/applications/{{app}}/commands", s.get_commands),
@@ -167,6 +168,15 @@ class RestApi:
         return json_response(
             {**self.state.bot.to_payload(), "verified": True, "mfa_enabled": False, "flags": 0, "locale": "en-US"}
         )
+
+    async def open_dm(self, request: web.Request) -> web.Response:
+        """The direct message channel with a user (`recipient_id`), the same one each time."""
+        body, _ = await read_body(request)
+        raw = str(body.get("recipient_id") or "")
+        user = self.state.users.get(int(raw)) if raw.isdigit() else None
+        if user is None:
+            return self.fail(request, 400, 50033, "Invalid Recipient(s)", "limit")
+        return json_response(self.state.dm_channel(user).to_payload())
 
     async def get_user(self, request: web.Request) -> web.Response:
         user = self.state.users.get(int(request.match_info["user_id"]))
@@ -434,6 +444,11 @@ class RestApi:
         channel = self._channel(request)
         if channel is None:
             return self.fail(request, 404, 10003, "Unknown Channel", "not_found")
+        if channel.is_dm and channel.recipient is not None and not channel.recipient.accepts_dms:
+            # Discord's answer when the user does not take direct messages: a bot may meet it without a bug, so
+            # it is not one of `errors`.
+            self.state.refused_dms.append(channel.recipient.id)
+            return json_response({"message": "Cannot send messages to this user", "code": 50007}, 403)
         body, uploads = await read_body(request)
         problems = limits.check_message(body, file_count=len(uploads))
         if problems:

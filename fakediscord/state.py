@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .models import (
+    DM,
     LOADING,
     PUBLIC_THREAD,
     ErrorRecord,
@@ -40,6 +41,7 @@ class State:
         self.bot = FakeUser(id=self.ids.next(), name="Turista", bot=True)
         self.owner = FakeUser(id=self.ids.next(), name="owner")
         self.guilds: dict[int, FakeGuild] = {}
+        self.refused_dms: list[int] = []  # users a direct message was refused to (50007), in order
         self.channels: dict[int, FakeChannel] = {}
         self.users: dict[int, FakeUser] = {self.bot.id: self.bot, self.owner.id: self.owner}
         self.messages: dict[int, FakeMessage] = {}
@@ -216,6 +218,16 @@ class State:
 
     def remember_nonce(self, channel: FakeChannel, author: FakeUser, nonce: str, message: FakeMessage) -> None:
         self.nonces[(channel.id, author.id, nonce)] = (message, time.monotonic())
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The bot's direct message channel with ``user``, made on first use (Discord hands back the same one)."""
+        found = next((c for c in self.channels.values() if c.is_dm and c.recipient is user), None)
+        if found is None:
+            guild = next(iter(self.guilds.values()))  # a channel needs one here; a DM's payload names none
+            found = FakeChannel(id=self.ids.next(), guild=guild, name=f"dm-{user.name}", type=DM, recipient=user)
+            self.channels[found.id] = found
+            self.notifier.changed()
+        return found
 
     def create_thread(self, message: FakeMessage, name: str, auto_archive_duration: int) -> FakeChannel:
         """A public thread started from ``message`` (THREAD_CREATE is sent)."""

@@ -28,7 +28,8 @@ PARTIES = ("other", "payer", "payee", "creditor", "owner")
 MONEY = ("amount", "price", "cash", "fine", "cost", "worth", "rent", "minimum", "mortgage", "house", "hotel",
          "start", "salary", "fee", "raisable")
 NUMBERS = ("count", "turns", "turn", "rank", "max", "seconds", "minutes", "left", "buildings", "houses", "hotels",
-           "jail_turns", "id", "wins", "games", "multiplier", "season", "previous", "seasons", "done", "total", "game")
+           "jail_turns", "id", "wins", "games", "multiplier", "season", "previous", "seasons", "done", "total", "game",
+           "hours", "from_hour", "to_hour")
 LISTS = ("order", "seats", "players", "rules", "offer", "rents", "multipliers", "people", "titles")
 
 # Texts that are pieces of a sentence (labels, list items, words put into other texts), not sentences.
@@ -38,7 +39,7 @@ FRAGMENTS = ("event.item.", "event.level.", "event.party.", "bot.level.", "bot.s
              "bot.cmd.", "render.", "square.", "deck.", "block.", "gender.", "bot.menu.hint.", "bot.button.",
              "bot.choice.", "bot.rule.", "bot.ending.", "bot.lobby.empty", "edition.", "bot.embed.",
              "bot.lobby.no_thread_", "bot.table.may.", "bot.table.or", "sandbox.time_", "alt.computer", "alt.mortgaged",
-             "alt.more", "alt.deed.rent_line", "alt.profile.opponent")
+             "alt.more", "alt.deed.rent_line", "alt.profile.opponent", "bot.waiting.")
 
 # A person's gender is unknown: no adjective or participle may agree with a player.
 PERSON_AGREEMENT = re.compile(
@@ -85,6 +86,11 @@ def samples(lang: str) -> dict[str, list[object]]:
         "give": ["España, Italia y $5,000", "nada"],
         "take": ["España, Italia y $5,000", "nada"],
         "deadline": ["<t:1700000000:R>"],
+        "since": ["<t:1699990000:R>"],
+        "zone": ["America/Mexico_City"],
+        "where": _names(lang, "bot.notify.mode_"),
+        "quiet": [cat["bot.notify.no_quiet"]],
+        "what": _names(lang, "bot.waiting."),
         "edition": [cat[f"edition.{e}.name"] for e in available()],
         "item": [fill(lang, v, {"square": squares[0]}) for v in _names(lang, "event.item.")],
         "level": _names(lang, "event.level."),

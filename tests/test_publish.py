@@ -49,6 +49,12 @@ async def payload_of(body: Any) -> dict[str, Any]:
     return json.loads((await read_back(body))["payload_json"][2])
 
 
+# The ids of messages posted now (Discord's ids hold the time): an edit of a message over an hour old goes out
+# another way (`adapter.edit_message_once`).
+FIRST_ID = discord.utils.time_snowflake(discord.utils.utcnow())
+TABLE_ID, AUCTION_ID, CUT_ID = FIRST_ID - 77, FIRST_ID - 88, FIRST_ID - 4242  # messages of a game in play
+
+
 @dataclass
 class Channel:
     """Records the payloads of posts and edits (what discord.py's HTTP client is asked to send), a layout table's
@@ -60,7 +66,7 @@ class Channel:
     edits: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     failures: list[discord.HTTPException] = field(default_factory=list)
     by_nonce: dict[str, int] = field(default_factory=dict)
-    next_id: int = 1000
+    next_id: int = FIRST_ID
 
     async def request(self, route: Route, *, data: Any) -> dict[str, Any]:
         """discord.py's `HTTPClient.request`, for a post or an edit of a message of this channel."""
@@ -184,7 +190,7 @@ async def test_a_post_is_marked_before_and_recorded_after(host: Host) -> None:
     version = owner.state.version
     assert post["nonce"] == nonce(owner.gid, "table", version, None) and len(post["nonce"]) <= 25
     row = host.store.messages(owner.gid)["table"]
-    assert (row.message_id, row.version, row.posting) == (1001, version, None)
+    assert (row.message_id, row.version, row.posting) == (FIRST_ID + 1, version, None)
 
 
 async def test_a_layout_table_comes_after_a_plain_ping_and_pings_nobody_itself(host: Host) -> None:
@@ -225,9 +231,9 @@ async def test_a_new_turns_table_is_marked_with_the_action_that_starts_the_turn(
     monkeypatch.setattr(host.store, "intend_post", lambda *args, **_: marks.append(args[-1]))
     await owner.publisher.show(owner.table(), events)
     assert marks == []  # no write of its own for the mark
-    assert host.channel.posts[-1]["nonce"] == nonce(owner.gid, "table", new.version, 1001)
+    assert host.channel.posts[-1]["nonce"] == nonce(owner.gid, "table", new.version, FIRST_ID + 1)
     row = host.store.messages(owner.gid)["table"]
-    assert (row.message_id, row.version, row.posting) == (1002, new.version, None)
+    assert (row.message_id, row.version, row.posting) == (FIRST_ID + 2, new.version, None)
 
 
 async def test_a_post_cut_by_a_crash_is_sent_again_with_its_nonce(host: Host) -> None:
@@ -235,22 +241,22 @@ async def test_a_post_cut_by_a_crash_is_sent_again_with_its_nonce(host: Host) ->
     version = owner.state.version
     host.store.intend_post(owner.gid, "table", CHANNEL, version)
     # Discord made the message; the bot died before hearing back.
-    host.channel.by_nonce[nonce(owner.gid, "table", version, None)] = 4242
+    host.channel.by_nonce[nonce(owner.gid, "table", version, None)] = CUT_ID
     await owner_of(host, owner.gid).restore()
     assert len(host.channel.posts) == 1 and host.channel.edits == []
     row = host.store.messages(owner.gid)["table"]
-    assert (row.message_id, row.version, row.posting) == (4242, version, None)
+    assert (row.message_id, row.version, row.posting) == (CUT_ID, version, None)
 
 
 async def test_a_start_leaves_up_to_date_messages_alone_and_edits_outdated_ones(host: Host) -> None:
     owner = a_game(host)
     version = owner.state.version
-    host.store.posted(owner.gid, "table", CHANNEL, 77, version)
+    host.store.posted(owner.gid, "table", CHANNEL, TABLE_ID, version)
     await owner_of(host, owner.gid).restore()
     assert host.channel.posts == [] and host.channel.edits == []
-    host.store.posted(owner.gid, "table", CHANNEL, 77, version - 1)
+    host.store.posted(owner.gid, "table", CHANNEL, TABLE_ID, version - 1)
     await owner_of(host, owner.gid).restore()
-    assert [m for m, _ in host.channel.edits] == [77] and host.channel.edits[0][1]["components"]
+    assert [m for m, _ in host.channel.edits] == [TABLE_ID] and host.channel.edits[0][1]["components"]
     assert host.store.messages(owner.gid)["table"].version == version
 
 
@@ -258,13 +264,13 @@ async def test_a_start_leaves_up_to_date_messages_alone_and_edits_outdated_ones(
 async def test_a_message_that_cannot_be_edited_is_replaced(host: Host, status: int,
                                                            caplog: pytest.LogCaptureFixture) -> None:
     owner = a_game(host)
-    host.store.posted(owner.gid, "table", CHANNEL, 77, owner.state.version - 1)
+    host.store.posted(owner.gid, "table", CHANNEL, TABLE_ID, owner.state.version - 1)
     host.channel.failures.append(http_error(status))
     await owner_of(host, owner.gid).restore()
     (post,) = host.channel.posts
-    assert post["nonce"] == nonce(owner.gid, "table", owner.state.version, 77)
-    assert host.store.messages(owner.gid)["table"].message_id == 1001
-    assert "the table message 77 cannot be edited" in caplog.text
+    assert post["nonce"] == nonce(owner.gid, "table", owner.state.version, TABLE_ID)
+    assert host.store.messages(owner.gid)["table"].message_id == FIRST_ID + 1
+    assert f"the table message {TABLE_ID} cannot be edited" in caplog.text
 
 
 async def test_server_errors_are_tried_again(host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -282,11 +288,11 @@ async def test_server_errors_are_tried_again(host: Host, monkeypatch: pytest.Mon
 
 async def test_a_decision_that_is_over_loses_its_buttons_and_its_record(host: Host) -> None:
     owner = a_game(host)
-    host.store.posted(owner.gid, "auction", CHANNEL, 88, owner.state.version)
-    host.store.posted(owner.gid, "table", CHANNEL, 77, owner.state.version)
+    host.store.posted(owner.gid, "auction", CHANNEL, AUCTION_ID, owner.state.version)
+    host.store.posted(owner.gid, "table", CHANNEL, TABLE_ID, owner.state.version)
     await owner_of(host, owner.gid).restore()
     ((message, edit),) = host.channel.edits
-    assert message == 88 and "embeds" not in edit
+    assert message == AUCTION_ID and "embeds" not in edit
     # No buttons left: none at all, or a layout without them (a layout without components would be empty).
     assert not [c for c in walk_components(edit["components"]) if c.get("type") in (2, 3)]
     assert bool(edit["components"]) == layout.SUPPORTED
@@ -331,7 +337,7 @@ async def test_a_layout_discord_refuses_to_edit_at_a_start_gives_way_to_the_clas
     if not layout.SUPPORTED:
         pytest.skip("discord.py before 2.6 has no LayoutView")
     owner = a_game(host)
-    host.store.posted(owner.gid, "table", CHANNEL, 77, owner.state.version - 1)
+    host.store.posted(owner.gid, "table", CHANNEL, TABLE_ID, owner.state.version - 1)
     # The table's edit, and the edit that would take its buttons off, refused as discord-api-docs #7529 reports.
     host.channel.failures += [http_error(400), http_error(400)]
     restored = owner_of(host, owner.gid)
@@ -339,6 +345,6 @@ async def test_a_layout_discord_refuses_to_edit_at_a_start_gives_way_to_the_clas
     assert [m for m, _ in host.channel.edits] == []
     (post,) = host.channel.posts
     assert post["embeds"] and not post.get("flags", 0) & layout.IS_COMPONENTS_V2
-    assert host.store.messages(owner.gid)["table"].message_id == 1001
+    assert host.store.messages(owner.gid)["table"].message_id == FIRST_ID + 1
     assert caplog.text.count("Discord refused to edit the table as a layout") == 1
     assert restored.publisher.healed

@@ -107,7 +107,7 @@ def test_turista_commands_check_prints_a_summary_and_the_problems(capsys: pytest
 
     code = main(["commands", "check"])
     out = capsys.readouterr().out
-    assert "13 top-level commands" in out and "es-419, es-ES" in out and "documented rules" in out
+    assert "14 top-level commands" in out and "es-419, es-ES" in out and "documented rules" in out
     if league.MAX_NUMBER > limits.INTEGER_MAX:
         assert code == 1 and "(/turista ranking, option season)" in out
     else:
@@ -126,7 +126,7 @@ def test_turista_commands_check_without_the_spec_holds_the_documented_rules(
     monkeypatch.setattr(discord_spec, "default_spec_path", lambda: missing)
     code = main(["commands", "check"])
     out = capsys.readouterr().out
-    assert f"documented rules only: no OpenAPI description at {missing}" in out and "13 top-level commands" in out
+    assert f"documented rules only: no OpenAPI description at {missing}" in out and "14 top-level commands" in out
     assert code == (1 if league.MAX_NUMBER > limits.INTEGER_MAX else 0)
 
 
@@ -215,7 +215,7 @@ async def test_turista_commands_sync_sends_it_and_keeps_its_digest(tmp_path: Pat
         synced = await fake.launch("bot", "commands", "sync", log_path=tmp_path / "sync.log", env=env, cwd=ROOT,
                                    inherit=False)
         assert await asyncio.wait_for(synced.process.wait(), 60) == 0, synced.log
-        assert fake.state.command_syncs == 1 and "registered: 13 top-level commands" in synced.log
+        assert fake.state.command_syncs == 1 and "registered: 14 top-level commands" in synced.log
         bot = Bot(fake, db, tmp_path / "bot.log", env)
         await bot.start()  # the digest sync kept: nothing to send
         await bot.stop()

@@ -48,6 +48,10 @@ class RecordedFace:
     async def tell(self, table: Table, notice: Notice) -> None:
         self.told.append(("tell", notice))
 
+    async def remind_directly(self, table: Table, notice: Notice) -> list[int]:
+        self.told.append(("dm", notice))
+        return []
+
     async def ended(self, table: Table, ended_by: str) -> None:
         self.told.append(("ended", ended_by))
 

@@ -11,9 +11,9 @@ from bot.face import answers, attachments
 from bot.face.i18n import lang_of, ls, t
 from bot.face.replies import refuse, say
 from bot.face.texts import cash
-from bot.handlers import lobby, seating, takebacks
+from bot.handlers import lobby, my_games, pausing, seating, takebacks
 from bot.handlers.acting import channel_session
-from bot.table.settings import DEFAULT_TURN_TIMEOUT, TIME_LIMITS, TURN_TIMEOUTS, TableSettings
+from bot.table.settings import DEFAULT_TURN_TIMEOUT, HOUR, TIME_LIMITS, TURN_TIMEOUTS, TableSettings
 from engine import DEFAULT_LEVEL, available
 from engine import LEVELS as COMPUTER_LEVELS
 
@@ -26,8 +26,8 @@ EDITIONS = [app_commands.Choice(name=ls(e, f"choice.edition.{e}"), value=e) for 
 LEVELS = [app_commands.Choice(name=ls(level, f"choice.level.{level}"), value=level) for level in COMPUTER_LEVELS]
 LIMITS = [app_commands.Choice(name=ls(f"{m} min" if m else "no limit", f"choice.minutes.{m}"), value=m)
           for m in TIME_LIMITS]
-TIMEOUTS = [app_commands.Choice(name=ls(f"{s} s" if s else "no timeout", f"choice.seconds.{s}"), value=s)
-            for s in TURN_TIMEOUTS]
+TIMEOUTS = [app_commands.Choice(name=ls(f"{s // HOUR} h" if s >= HOUR else f"{s} s" if s else "no timeout",
+                                         f"choice.seconds.{s}"), value=s) for s in TURN_TIMEOUTS]
 
 
 @turista.command(name=ls("new", "new.name"), description=ls("Open a new table in this channel", "new.desc"))
@@ -36,7 +36,7 @@ TIMEOUTS = [app_commands.Choice(name=ls(f"{s} s" if s else "no timeout", f"choic
                      start_cash=ls("start_cash", "opt.start_cash.name"))
 @app_commands.describe(edition=ls("Which board to play", "opt.edition.desc"),
                        time_limit=ls("End the game after this many minutes", "opt.time_limit.desc"),
-                       turn_timeout=ls("Seconds a player has for each decision (default: 2 minutes)",
+                       turn_timeout=ls("Time per decision: minutes live, hours by correspondence (default: 2 minutes)",
                                        "opt.turn_timeout.desc"),
                        start_cash=ls("Cash each player starts with (house rule; default: the edition's)",
                                      "opt.start_cash.desc"))
@@ -81,6 +81,27 @@ async def undo(interaction: discord.Interaction, moves: app_commands.Range[int, 
     if not await within(interaction, "moves", moves, 1, MAX_TAKE_BACK, str):
         return
     await takebacks.ask(interaction, moves)
+
+
+@turista.command(name=ls("pause", "pause.name"),
+                 description=ls("Pause the game: the clocks wait (the host, or a majority of the players)",
+                                "pause.desc"))
+async def pause(interaction: discord.Interaction) -> None:
+    await pausing.pause_or_resume(interaction, pause=True)
+
+
+@turista.command(name=ls("resume", "resume.name"),
+                 description=ls("Resume a paused game with the time the clocks had (the host, or a majority)",
+                                "resume.desc"))
+async def resume(interaction: discord.Interaction) -> None:
+    await pausing.pause_or_resume(interaction, pause=False)
+
+
+@turista.command(name=ls("my-games", "my-games.name"),
+                 description=ls("Your games in play on this server: what each waits for, its clock, a link (private)",
+                                "my-games.desc"))
+async def my_games_command(interaction: discord.Interaction) -> None:
+    await my_games.list_games(interaction)
 
 
 @turista.command(name=ls("start", "start.name"), description=ls("Start the game (host)", "start.desc"))

@@ -10,7 +10,7 @@ import discord
 from bot.face import components
 from bot.face.i18n import t
 from bot.face.menus import MENU_KINDS
-from bot.face.texts import cash
+from bot.face.texts import cash, time_per_decision
 from bot.store import GameRow
 from bot.table.settings import ENDINGS, TIME_LIMITS, TOGGLES, TURN_TIMEOUTS, TableSettings
 from engine import (
@@ -62,9 +62,7 @@ def settings_view(row: GameRow, lang: str) -> discord.ui.View:
     limits = [components.option(t(lang, "settings.time_limit", minutes=m) if m else t(lang, "settings.no_time_limit"),
                                 m, default=m == limit) for m in TIME_LIMITS]
     timeout = settings.turn_timeout
-    timeouts = [components.option(t(lang, "settings.turn_timeout", seconds=x) if x
-                                  else t(lang, "settings.no_turn_timeout"), x, default=x == timeout)
-                for x in TURN_TIMEOUTS]
+    timeouts = [components.option(time_per_decision(x, lang), x, default=x == timeout) for x in TURN_TIMEOUTS]
     toggles = [components.option(t(lang, f"rule.{n}"), n, description=t(lang, f"rule.help.{n}"),
                                  default=settings.switch(ed, n)) for n in TOGGLES]
     endings = [components.option(t(lang, f"ending.{e}"), e, default=e == settings.ending) for e in ENDINGS]

@@ -199,7 +199,8 @@ def told(state: State, events: list[dict], lang: str, narration: Narration | Non
 
 
 def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, live: bool, game: int = 0,
-          picture: bool = True, narration: Narration | None = None) -> tuple[str | None, discord.Embed]:
+          picture: bool = True, narration: Narration | None = None,
+          waiting: str = "") -> tuple[str | None, discord.Embed]:
     """The table message: (content, embed). The title names the turn and its player; the fields tell what
     happened in this turn, in order, and whose decision it is now; the board is the embed's picture
     (`attachment://board.png`, the attachment the message carries or keeps). The content is the mention of
@@ -208,6 +209,8 @@ def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, 
     lines = [f"• {line}" for line in told(state, events, lang, narration)]
     embed = _embed(header, acting_colour(state) if live or state.phase == "over" else GREY)
     prompt = texts.prompt(state, seats, lang) if live else ""
+    if prompt and waiting:
+        prompt = f"{prompt}\n{waiting}"  # by correspondence: who the game waits for, and since when
     # The account may take what the title, the prompt and the footer leave of the 6,000.
     budget = TOTAL_MAX - len(embed.title or "") - len(prompt) - 300
     if lines:
@@ -272,9 +275,11 @@ def lobby_of(game: int, host_id: int, seats: list[SeatRow], settings: TableSetti
 Field = tuple[str, str, bool]  # an embed field: name, value, inline
 
 
-def auction_parts(state: State, lang: str, quiet: float) -> tuple[str, discord.Colour, str, list[Field]]:
+def auction_parts(state: State, lang: str, quiet: float,
+                  closes: str = "") -> tuple[str, discord.Colour, str, list[Field]]:
     """An open auction's words, as the embed and the layout (`bot.face.layout.auction`) show them: the title,
-    the colour (the highest bidder's), the quiet period and the fields (highest bid, list price, who bids)."""
+    the colour (the highest bidder's), the quiet period (by correspondence `closes`, its clock) and the fields
+    (highest bid, list price, who bids)."""
     au = state.auction
     assert au is not None
     name = square_name(state.edition, au.square, lang)
@@ -289,12 +294,13 @@ def auction_parts(state: State, lang: str, quiet: float) -> tuple[str, discord.C
         fields.append((t(lang, "embed.list_price"),
                        texts.cash(state, edition_of(state).squares[au.square].price), True))
     fields.append((t(lang, "embed.bidding"), "\n".join(texts.seat_label(state, s) for s in au.active) or "—", False))
-    return title, colour, t(lang, "auction.quiet", seconds=int(quiet)), fields
+    return title, colour, closes or t(lang, "auction.quiet", seconds=int(quiet)), fields
 
 
-def auction(state: State, lang: str, quiet: float, *, game: int = 0) -> discord.Embed:
-    """An open auction: the deed as the picture, the highest bid, who is still in, the quiet period."""
-    title, colour, description, fields = auction_parts(state, lang, quiet)
+def auction(state: State, lang: str, quiet: float, *, game: int = 0, closes: str = "") -> discord.Embed:
+    """An open auction: the deed as the picture, the highest bid, who is still in, the quiet period (by
+    correspondence `closes`, its clock)."""
+    title, colour, description, fields = auction_parts(state, lang, quiet, closes)
     embed = _embed(title, colour, description)
     for name, value, inline in fields:
         _field(embed, name, value, inline=inline)

@@ -135,13 +135,17 @@ def _account(lines: list[str], budget: int) -> str:
 
 
 def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, live: bool, game: int,
-          alt: str, buttons: components.Rows | None, narration: embeds.Narration | None = None) -> Layout:
+          alt: str, buttons: components.Rows | None, narration: embeds.Narration | None = None,
+          waiting: str = "") -> Layout:
     """The table message as a layout: the header, the turn's account, the board (`attachment://board.png`, with
     `alt` as its alt text), what the game waits for with its buttons, what anyone may do, the footer. `buttons`:
-    the table's buttons (`bot.face.buttons.table_view`), the turn's decisions on its first row."""
+    the table's buttons (`bot.face.buttons.table_view`), the turn's decisions on its first row. `waiting`: by
+    correspondence, who the game waits for and since when (`texts.waiting_line`), under the prompt."""
     header = "### " + embeds.plain(texts.turn_header(state, events, lang))
     told = embeds.told(state, events, lang, narration)
     prompt = texts.prompt(state, seats, lang) if live else ""
+    if prompt and waiting:
+        prompt = f"{prompt}\n{waiting}"
     footer = f"-# {embeds.footer_text(lang, state.edition, game)}" if game else ""
     offered = buttons.buttons if buttons is not None and live else []
     decisions = [b for b in offered if b["row"] == 0]
@@ -167,11 +171,12 @@ def table(state: State, seats: list[SeatRow], events: list[dict], lang: str, *, 
 
 
 def auction(state: State, lang: str, quiet: float, *, game: int, alt: str,
-            buttons: components.Rows | None) -> Layout:
-    """An open auction as a layout: its title and quiet period, the highest bid, the list price and who bids, the
-    deed in a gallery (`attachment://deed.png`, with `alt`), the bids' buttons in rows of four, the footer.
+            buttons: components.Rows | None, closes: str = "") -> Layout:
+    """An open auction as a layout: its title and quiet period (by correspondence `closes`, its clock:
+    `texts.auction_clock`), the highest bid, the list price and who bids, the deed in a gallery
+    (`attachment://deed.png`, with `alt`), the bids' buttons in rows of four, the footer.
     `buttons` None: the same without buttons (the auction is over, with no result to tell)."""
-    title, colour, quiet_line, fields = embeds.auction_parts(state, lang, quiet)
+    title, colour, quiet_line, fields = embeds.auction_parts(state, lang, quiet, closes)
     parts = [text("### " + embeds.plain(title)), text("\n".join([quiet_line, _fields(fields)])[:MAX_TEXT - 400]),
              gallery(embeds.DEED, alt)]
     if buttons is not None:

@@ -27,7 +27,7 @@ import aiohttp
 import discord
 
 from bot.config import Config
-from bot.face import adapter, attachments, buttons, components, embeds, layout, league, lobby_message, threads
+from bot.face import adapter, attachments, buttons, components, embeds, layout, league, lobby_message, texts, threads
 from bot.face.edits import RETRY_DELAYS, Edits
 from bot.face.forbidden import ChannelBackoff, Withheld
 from bot.face.i18n import t
@@ -65,6 +65,8 @@ class Gone(Exception):
 def transient(error: BaseException) -> bool:
     """A failure of Discord or of the network that may go away: a rate limit, a server error, a timeout."""
     if isinstance(error, discord.HTTPException):
+        if error.code == threads.OLD_MESSAGE_EDITS:
+            return False  # an old message's edit refused: Discord means an hour or so, no retry waits that long
         return error.status == 429 or error.status >= 500
     return isinstance(error, (TimeoutError, aiohttp.ClientError, OSError))
 
@@ -133,6 +135,20 @@ class Publisher:
 
     async def tell(self, table: Table, notice: Notice) -> None:
         """A one-off message for the table (a warning, "played for…"): the game never waits on it."""
+        text = t(table.lang, notice.key, **self._notice_params(table, notice))
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.ping]) if notice.ping \
+            else components.NO_MENTIONS
+        try:
+            fields: dict[str, Any] = {"content": text}  # a reminder: the push notification shows its words
+            if not notice.plain:
+                content, embed = embeds.notice(text)
+                fields = {"content": content, "embed": embed}
+            await self.channel.send(lambda: adapter.send_message(
+                self.client, table.where, {**fields, "allowed_mentions": mentions}))
+        except SEND_ERRORS as error:
+            log.warning("game %d: could not post a notice (%s): %s", self.game, _short(error), text[:80])
+
+    def _notice_params(self, table: Table, notice: Notice) -> dict[str, Any]:
         params: dict[str, Any] = {}
         if notice.seat is not None:
             params["seat"] = seat_label(table.state, notice.seat)
@@ -141,15 +157,30 @@ class Publisher:
         if notice.deadline is not None:
             # Discord shows the relative timestamp counting down in each reader's own words.
             params["deadline"] = f"<t:{math.ceil(notice.deadline)}:R>"
-        text = t(table.lang, notice.key, **params)
-        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in notice.ping]) if notice.ping \
-            else components.NO_MENTIONS
-        try:
-            content, embed = embeds.notice(text)
-            await self.channel.send(lambda: adapter.send_message(
-                self.client, table.where, {"content": content, "embed": embed, "allowed_mentions": mentions}))
-        except SEND_ERRORS as error:
-            log.warning("game %d: could not post a notice (%s): %s", self.game, _short(error), text[:80])
+        if notice.since is not None:
+            params["since"] = f"<t:{int(notice.since)}:R>"
+        if notice.what:
+            params["what"] = t(table.lang, f"waiting.{notice.what}")
+        return params
+
+    async def remind_directly(self, table: Table, notice: Notice) -> list[int]:
+        """A reminder by direct message to each person `notice` names, with a link to the table; the people
+        Discord refused it to (50007: they take no direct messages from the server), each logged once."""
+        refused: list[int] = []
+        text = t(table.lang, notice.key, **self._notice_params(table, notice))
+        row = self.book.messages.get("table")
+        if row is not None and row.message_id is not None:
+            text = f"{text}\nhttps://discord.com/channels/{table.guild_id}/{row.channel_id}/{row.message_id}"
+        for user in notice.ping:
+            try:
+                dm = await self.client.create_dm(discord.Object(user))
+                await adapter.send_message(self.client, dm.id, {"content": text,
+                                                                "allowed_mentions": components.NO_MENTIONS})
+            except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+                log.warning("game %d: Discord refused a direct message to %d (%s); the reminder goes to the "
+                            "channel instead", self.game, user, _short(error))
+                refused.append(user)
+        return refused
 
     async def ended(self, table: Table, ended_by: str) -> None:
         """`/turista end`: no message keeps buttons, and the ranking as it stands is posted with the end-of-game
@@ -304,6 +335,7 @@ class Publisher:
         """A new table message showing the current version (the newest table is the live one)."""
         st = table.state
         live = st.phase != "over"
+        waiting = texts.waiting_line(table)
         view = buttons.table_view(self.game, st, table.lang)
         file = await attachments.board_file(st, table.lang, **self._picture_extras(table))
         if self._layout(table):
@@ -311,14 +343,15 @@ class Publisher:
             # so the table is the newest message of the channel.
             await self._ping(table)
             shown = layout.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,
-                                 alt=file.description or "", buttons=view, narration=self.narration)
+                                 alt=file.description or "", buttons=view, narration=self.narration,
+                                 waiting=waiting)
             await self._post(table, "table", None, {"view": shown, "file": file,
                                                     "allowed_mentions": components.NO_MENTIONS},
                              self._live_table_edit)
             self._posted("table", True, file.description or "")
             return
         content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=live,
-                                      game=self.game, narration=self.narration)
+                                      game=self.game, narration=self.narration, waiting=waiting)
         kwargs: dict[str, Any] = {"embed": embed, "file": file, "allowed_mentions": self._mentions(table)}
         if view is not None:
             kwargs["view"] = view
@@ -351,7 +384,7 @@ class Publisher:
         if self._is_layout(table, self.book.message_id("table")):
             return await self._layout_edit(table, live=live)
         content, embed = embeds.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,
-                                      narration=self.narration)
+                                      narration=self.narration, waiting=texts.waiting_line(table))
         view = buttons.table_view(self.game, st, table.lang) if live else None
         # The embed names `board.png`: the new picture below, or the one the message keeps.
         kwargs: dict[str, Any] = {"content": content, "embed": embed, "view": view,
@@ -380,7 +413,8 @@ class Publisher:
         view = buttons.table_view(self.game, st, table.lang) if live else None
         kwargs: dict[str, Any] = {
             "view": layout.table(st, table.seats, self.turn_events, table.lang, live=live, game=self.game,
-                                 alt=words or "", buttons=view, narration=self.narration),
+                                 alt=words or "", buttons=view, narration=self.narration,
+                                 waiting=texts.waiting_line(table)),
             "allowed_mentions": components.NO_MENTIONS}
         if board is not None:
             kwargs["attachments"] = [board]
@@ -499,7 +533,8 @@ class Publisher:
         if self._layout(table):
             fields: dict[str, Any] = {"view": self._auction_layout(table), "file": file}
         else:
-            fields = {"embed": embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game),
+            fields = {"embed": embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game,
+                                              closes=texts.auction_clock(table)),
                       "file": file, "view": buttons.auction_view(self.game, st, table.lang)}
         await self._post(table, "auction", None, {**fields, "allowed_mentions": components.NO_MENTIONS},
                          self._auction_edit)
@@ -510,13 +545,16 @@ class Publisher:
         assert st.auction is not None
         return layout.auction(st, table.lang, self.config.auction_quiet, game=self.game,
                               alt=alt.deed(st.edition, st.auction.square, st, table.lang),
-                              buttons=buttons.auction_view(self.game, st, table.lang))
+                              buttons=buttons.auction_view(self.game, st, table.lang),
+                              closes=texts.auction_clock(table))
 
     async def _auction_edit(self, table: Table) -> dict[str, Any]:
         st = table.state
         if self._is_layout(table, self.book.message_id("auction")):
             return {"view": self._auction_layout(table), "allowed_mentions": components.NO_MENTIONS}
-        return {"content": None, "embed": embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game),
+        embed = embeds.auction(st, table.lang, self.config.auction_quiet, game=self.game,
+                               closes=texts.auction_clock(table))
+        return {"content": None, "embed": embed,
                 "view": buttons.auction_view(self.game, st, table.lang), "allowed_mentions": components.NO_MENTIONS}
 
     # -- the trade offer ---------------------------------------------------------------------------------
@@ -691,6 +729,14 @@ class Publisher:
             why = "it was deleted" if isinstance(error, discord.NotFound) else "Discord refuses the edit"
             log.warning("game %d: the %s message %d cannot be edited (%s: %d %s); a new one replaces it",
                         self.game, kind, message_id, why, error.status, error.text or "")
+            raise Gone from error
+        except discord.HTTPException as error:
+            if error.code != threads.OLD_MESSAGE_EDITS:
+                raise
+            # A correspondence table is older than an hour most of its life: a fresh message replaces it, and the
+            # old one's buttons answer that the game moved on. (`bot.face.edits` never waits this one out.)
+            log.warning("game %d: Discord refuses to edit the %s message %d, over an hour old (code 30046); a new "
+                        "one replaces it", self.game, kind, message_id)
             raise Gone from error
 
     async def _answered_with(self, answer: ClickAnswer | None, message_id: int, fields: dict[str, Any]) -> bool:

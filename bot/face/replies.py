@@ -32,6 +32,7 @@ BOT_ERRORS = frozenset({
     "rematch_busy", "not_in_game",
     "take_backs_off", "take_back_limit", "take_back_closed", "take_back_own", "take_back_not_asked",
     "take_back_agreed", "take_back_asked", "no_free_seat", "seat_taken", "seat_left", "trade_not_seated",
+    "paused", "not_paused", "already_paused", "bad_time_zone", "quiet_hours_pair",
 })
 
 

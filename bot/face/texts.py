@@ -3,9 +3,13 @@ game waits for, a turn's header, the house rules, an offer. Pure functions of th
 
 from __future__ import annotations
 
+import math
+
 from bot.face.i18n import t
-from bot.store import SeatRow
-from bot.table.settings import TOGGLES, TableSettings
+from bot.store import GameRow, SeatRow
+from bot.table.face import Table
+from bot.table.reminders import waiting_for, waiting_seats
+from bot.table.settings import HOUR, TOGGLES, TableSettings
 from engine import KINDS, State, edition_of, legal_kinds, load, raisable
 from words import jail_name, money, square_name, text
 from words import offer_text as narrate_offer
@@ -26,6 +30,15 @@ def mention(row_seats: list[SeatRow], seat: int) -> str:
     return f"<@{user}>" if user else ""
 
 
+def time_per_decision(seconds: int, lang: str) -> str:
+    """A table's time per decision, which says its pace too: seconds (live) or hours (correspondence)."""
+    if not seconds:
+        return t(lang, "settings.no_turn_timeout")
+    if seconds >= HOUR:
+        return t(lang, "settings.correspondence", hours=seconds // HOUR)
+    return t(lang, "settings.turn_timeout", seconds=seconds)
+
+
 def settings_summary(settings: TableSettings, opened_with: str, lang: str) -> list[str]:
     """The house rules of a table, a line each, as its lobby and `/turista settings` list them."""
     s = settings.rules
@@ -35,8 +48,9 @@ def settings_summary(settings: TableSettings, opened_with: str, lang: str) -> li
     lines.append(
         t(lang, "settings.time_limit", minutes=s.time_limit) if s.time_limit else t(lang, "settings.no_time_limit")
     )
-    timeout = settings.turn_timeout
-    lines.append(t(lang, "settings.turn_timeout", seconds=timeout) if timeout else t(lang, "settings.no_turn_timeout"))
+    lines.append(time_per_decision(settings.turn_timeout, lang))
+    if settings.turn_timeout:
+        lines.append(t(lang, "settings.clock_passes" if settings.clock_passes else "settings.clock_plays"))
     lines.append(t(lang, "settings.start_cash", amount=money(s.start_cash or ed.economy.start_cash, ed.currency)))
     on = [t(lang, f"rule.{name}") for name in TOGGLES if settings.switch(ed, name)]
     lines.append(t(lang, "settings.rules", rules=", ".join(on) if on else t(lang, "settings.none")))
@@ -48,6 +62,56 @@ def lobby_seat(seat: SeatRow, lang: str) -> str:
     if seat.computer:
         return f"🤖 {seat.name} ({t(lang, f'level.{seat.computer}')})"
     return seat.name
+
+
+def waiting_line(table: Table) -> str:
+    """By correspondence, the table's line that says who the game waits for, since when and until when (Discord
+    shows each moment counting in the reader's own words); "" live or without a clock."""
+    st = table.state
+    if table.paused_at is not None:
+        return t(table.lang, "table.paused_line", since=f"<t:{int(table.paused_at)}:R>")
+    if table.since is None or table.deadline is None or st.phase == "over":
+        return ""
+    seats = waiting_seats(st)
+    if not seats:
+        return ""
+    who = ", ".join(seat_label(st, s) for s in seats)
+    return t(table.lang, "table.waits", who=who, since=f"<t:{int(table.since)}:R>",
+             deadline=f"<t:{math.ceil(table.deadline)}:R>")
+
+
+def my_game_line(row: GameRow, user_id: int, lang: str) -> str:
+    """A game in `/turista my-games`: where, what it waits for (you or whom), its clock or its pause, and a link
+    to its table message."""
+    st = row.state
+    assert st is not None
+    table = row.messages.get("table")
+    where = f"<#{row.thread_id or row.channel_id}>"
+    if table is not None and table.message_id is not None:
+        where = f"[{t(lang, 'mygames.table', id=row.id)}](https://discord.com/channels/{row.guild_id}/" \
+                f"{table.channel_id}/{table.message_id})"
+    seats = waiting_seats(st)
+    mine = row.seat_of(user_id)
+    if row.paused_at is not None:
+        status = t(lang, "table.paused_line", since=f"<t:{int(row.paused_at)}:R>")
+    elif mine is not None and mine in seats:
+        status = t(lang, "mygames.yours", what=t(lang, f"waiting.{waiting_for(st, mine)}"))
+    else:
+        status = t(lang, "mygames.others", who=", ".join(seat_label(st, s) for s in seats) or "—")
+    if row.deadline is not None and row.paused_at is None:
+        status = f"{status} {t(lang, 'mygames.clock', deadline=f'<t:{math.ceil(row.deadline)}:R>')}"
+    return f"• {where}: {status}"
+
+
+def auction_clock(table: Table) -> str:
+    """By correspondence, how an open auction closes: when all but one withdrew, or when its clock runs out; ""
+    live (a quiet period closes it)."""
+    settings = table.settings
+    if not settings.correspondence:
+        return ""
+    if table.deadline is not None:
+        return t(table.lang, "auction.closes_at", deadline=f"<t:{math.ceil(table.deadline)}:R>")
+    return t(table.lang, "auction.closes_after", hours=settings.turn_timeout // HOUR)
 
 
 def prompt(state: State, seats: list[SeatRow], lang: str) -> str:

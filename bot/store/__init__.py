@@ -5,6 +5,7 @@ so engine-side tools can use it too. See docs/storage.md."""
 from bot.store.errors import ChannelBusy, LeaseLost, NoSuchGame, StaleVersion, StoreError
 from bot.store.rows import (
     MESSAGE_KINDS,
+    NOTIFY_MODES,
     Activity,
     BestGame,
     Forgotten,
@@ -14,6 +15,7 @@ from bot.store.rows import (
     LeaderRow,
     LogRow,
     MessageRow,
+    NotifyRow,
     Opponent,
     PersonalData,
     PersonalRating,
@@ -60,6 +62,8 @@ __all__ = [
     "RankingRow",
     "RatingChange",
     "RatingPoint",
+    "NOTIFY_MODES",
+    "NotifyRow",
     "RegistrationRow",
     "Rerated",
     "ResultRow",

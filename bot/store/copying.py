@@ -17,7 +17,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "games": (
         "id", "guild_id", "channel_id", "host_id", "status", "edition", "settings", "seed", "version", "snapshot",
         "initial", "table_message_id", "deadline", "created_at", "updated_at", "started_at", "finished_at",
-        "thread_id",
+        "thread_id", "reminded", "paused_at", "paused_left",
     ),
     "seats": ("game_id", "seat", "user_id", "name", "computer"),
     "actions": ("game_id", "seq", "actor", "action", "events", "time"),

@@ -145,4 +145,5 @@ def forget(tx: Tx, user_id: int, acted: Collection[int]) -> Forgotten:
     tx.execute("DELETE FROM rating_changes WHERE user_id = ?", [user_id])
     # The take-backs they asked for or agreed to: settled long ago (their games are over), kept only as a record.
     tx.execute("DELETE FROM requests WHERE user_id = ? OR agreed LIKE ?", [user_id, f"%{user_id}%"])
+    tx.execute("DELETE FROM notify WHERE user_id = ?", [user_id])  # how they wanted their reminders
     return Forgotten(len(theirs), ratings, actions)

@@ -19,6 +19,20 @@ class Activity:
     last_action: float | None  # unix time of the newest change to any game, None for an empty database
 
 
+NOTIFY_MODES = ("channel", "dm", "none")  # where a person's reminders go
+
+
+@dataclass(frozen=True, slots=True)
+class NotifyRow:
+    """How a person wants their reminders (`/turista notify`): where, and the hours they are not to come."""
+
+    user_id: int
+    mode: str = "channel"  # one of NOTIFY_MODES
+    quiet_from: int | None = None  # hour of the day (0-23, in `time_zone`) the quiet hours start; None: none
+    quiet_to: int | None = None  # hour they end
+    time_zone: str = "UTC"  # an IANA name, e.g. America/Mexico_City
+
+
 @dataclass(frozen=True, slots=True)
 class LeaseRow:
     """Who may write the games of one gateway shard (`shard` of `shard_count`): the process `owner`, as long as
@@ -115,6 +129,9 @@ class GameRow:
     finished_at: float | None
     seats: list[SeatRow] = field(default_factory=list)
     thread_id: int | None = None  # the game's own thread, None when it is played in the channel
+    reminded: float | None = None  # when the latest reminder sent was due (unix time); None: none yet
+    paused_at: float | None = None  # since when the game is paused (unix time); None: it is not
+    paused_left: float | None = None  # seconds its pending decision's clock had left when it was paused
     messages: dict[str, MessageRow] = field(default_factory=dict)  # by kind
     snapshot: str | None = field(default=None, repr=False)
     _state: engine.State | None = field(default=None, repr=False)

@@ -300,6 +300,27 @@ SQLITE: dict[str, tuple[str, ...]] = {
         ) WITHOUT ROWID
         """,
     ),
+    "0008_correspondence": (
+        # When the latest reminder a game sent was due (unix time): a reminder due at or before it was sent, so a
+        # restart sends none twice. Reminders of later decisions are due later, so one moment covers them all.
+        "ALTER TABLE games ADD COLUMN reminded REAL",
+        # A paused game: since when, and the seconds its pending decision's clock had left (NULL: none ran).
+        "ALTER TABLE games ADD COLUMN paused_at REAL",
+        "ALTER TABLE games ADD COLUMN paused_left REAL",
+        # Each person's reminders (`/turista notify`): where they go, the quiet hours in their time zone, and the
+        # direct messages sent them on `dm_day` (their own date), against a daily budget.
+        """
+        CREATE TABLE notify (
+            user_id INTEGER PRIMARY KEY,
+            mode TEXT NOT NULL DEFAULT 'channel' CHECK (mode IN ('channel', 'dm', 'none')),
+            quiet_from INTEGER CHECK (quiet_from BETWEEN 0 AND 23),
+            quiet_to INTEGER CHECK (quiet_to BETWEEN 0 AND 23),
+            time_zone TEXT NOT NULL DEFAULT 'UTC',
+            dm_day TEXT,
+            dm_count INTEGER NOT NULL DEFAULT 0
+        )
+        """,
+    ),
 }
 
 # -- PostgreSQL -------------------------------------------------------------------------------------
@@ -535,6 +556,22 @@ POSTGRES: dict[str, tuple[str, ...]] = {
             epoch BIGINT NOT NULL,
             taken_at DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (shard_count, shard)
+        )
+        """,
+    ),
+    "0008_correspondence": (
+        "ALTER TABLE games ADD COLUMN reminded DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN paused_at DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN paused_left DOUBLE PRECISION",
+        """
+        CREATE TABLE notify (
+            user_id BIGINT PRIMARY KEY,
+            mode TEXT NOT NULL DEFAULT 'channel' CHECK (mode IN ('channel', 'dm', 'none')),
+            quiet_from INTEGER CHECK (quiet_from BETWEEN 0 AND 23),
+            quiet_to INTEGER CHECK (quiet_to BETWEEN 0 AND 23),
+            time_zone TEXT NOT NULL DEFAULT 'UTC',
+            dm_day TEXT,
+            dm_count INTEGER NOT NULL DEFAULT 0
         )
         """,
     ),

@@ -36,6 +36,7 @@ from bot.store.errors import (
 )
 from bot.store.rows import (
     MESSAGE_KINDS,
+    NOTIFY_MODES,
     Activity,
     Fence,
     Forgotten,
@@ -46,6 +47,7 @@ from bot.store.rows import (
     LeaseRow,
     LogRow,
     MessageRow,
+    NotifyRow,
     PersonalData,
     Profile,
     Ranking,
@@ -77,7 +79,7 @@ _action_decoder = msgspec.json.Decoder(engine.Action)
 _encode = msgspec.json.Encoder().encode
 _GAME_COLUMNS: Final = (
     "id, guild_id, channel_id, host_id, status, edition, settings, seed, version, table_message_id, deadline,"
-    " created_at, updated_at, started_at, finished_at, snapshot, thread_id"
+    " created_at, updated_at, started_at, finished_at, snapshot, thread_id, reminded, paused_at, paused_left"
 )
 _MESSAGE_COLUMNS: Final = "kind, channel_id, message_id, version, posting, digest, board, updated_at"
 
@@ -170,7 +172,8 @@ class Store:
     WRITES = frozenset({
         "reserve_ids", "reserve_block", "create_game", "add_seat", "remove_seat", "remove_seat_at", "update_seat",
         "update_settings", "start_game", "apply", "set_table_message", "intend_post", "posted", "shown", "edited",
-        "drop_message", "set_thread", "set_deadline", "set_status", "finish_game", "backup", "restore",
+        "drop_message", "set_thread", "set_deadline", "set_reminded", "pause_game", "resume_game", "set_status",
+        "set_notify", "count_dm", "finish_game", "backup", "restore",
         "new_season", "rerate", "forget", "registered", "registration_refused", "ask_take_back",
         "agree_take_back", "settle_take_back", "set_host", "take_shards",
     })
@@ -660,6 +663,58 @@ class Store:
         """When the pending decision times out (unix time), None when no timer runs."""
         self._set(game_id, "deadline", deadline)
 
+    def set_reminded(self, game_id: int, due: float) -> None:
+        """A reminder due at `due` (unix time) was sent: none due until then is sent again, even after a restart."""
+        self._set(game_id, "reminded", due)
+
+    def notify_of(self, user_ids: Sequence[int]) -> dict[int, NotifyRow]:
+        """How each of `user_ids` wants their reminders (a person who never said: in the channel, at any hour)."""
+        if not user_ids:
+            return {}
+        marks = ",".join("?" * len(user_ids))
+        with self.backend.read() as tx:
+            rows = tx.execute(f"SELECT user_id, mode, quiet_from, quiet_to, time_zone FROM notify"
+                              f" WHERE user_id IN ({marks})", list(user_ids)).fetchall()
+        found = {r[0]: NotifyRow(r[0], r[1], r[2], r[3], r[4]) for r in rows}
+        return {u: found.get(u, NotifyRow(u)) for u in user_ids}
+
+    def set_notify(self, row: NotifyRow) -> None:
+        """A person's choice of reminders (the count of direct messages of the day is kept)."""
+        if row.mode not in NOTIFY_MODES:
+            raise ValueError(f"unknown mode {row.mode!r}")
+        with self.backend.write() as tx:
+            tx.execute("INSERT INTO notify (user_id, mode, quiet_from, quiet_to, time_zone) VALUES (?, ?, ?, ?, ?)"
+                       " ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode, quiet_from = excluded.quiet_from,"
+                       " quiet_to = excluded.quiet_to, time_zone = excluded.time_zone",
+                       [row.user_id, row.mode, row.quiet_from, row.quiet_to, row.time_zone])
+
+    def count_dm(self, user_id: int, day: str, budget: int) -> bool:
+        """Count a direct message to `user_id` on `day` (their date) if the day's `budget` allows it: whether it
+        does."""
+        with self.backend.write() as tx:
+            found = tx.execute("SELECT dm_day, dm_count FROM notify WHERE user_id = ?", [user_id]).fetchone()
+            sent = found[1] if found is not None and found[0] == day else 0
+            if sent >= budget:
+                return False
+            tx.execute("INSERT INTO notify (user_id, dm_day, dm_count) VALUES (?, ?, ?) ON CONFLICT (user_id)"
+                       " DO UPDATE SET dm_day = excluded.dm_day, dm_count = excluded.dm_count",
+                       [user_id, day, sent + 1])
+            return True
+
+    def pause_game(self, game_id: int, at: float, left: float | None) -> None:
+        """The game is paused since `at`; its pending decision's clock had `left` seconds (None: no clock ran)."""
+        with self.backend.write() as tx:
+            self._require_status(tx, game_id, "active")
+            tx.execute("UPDATE games SET paused_at = ?, paused_left = ? WHERE id = ?", [at, left, game_id])
+
+    def resume_game(self, game_id: int, deadline: float | None, reminded: float | None) -> None:
+        """The game goes on: its decision's clock runs out at `deadline`, and its reminders' moment moved on by the
+        pause (`set_reminded`), in one write."""
+        with self.backend.write() as tx:
+            self._require_status(tx, game_id, "active")
+            tx.execute("UPDATE games SET paused_at = NULL, paused_left = NULL, deadline = ?, reminded = ?"
+                       " WHERE id = ?", [deadline, reminded, game_id])
+
     def _set(self, game_id: int, column: str, value: object) -> None:
         with self.backend.write() as tx:
             self._fenced(tx, game_id)
@@ -849,6 +904,9 @@ class Store:
                 finished_at=r[14],
                 snapshot=r[15],
                 thread_id=r[16],
+                reminded=r[17],
+                paused_at=r[18],
+                paused_left=r[19],
             )
             for r in rows
         ]
@@ -886,6 +944,13 @@ class Store:
         if not found:
             raise NoSuchGame(game_id)
         return found[0]
+
+    def games_of(self, guild_id: int, user_id: int) -> list[GameRow]:
+        """The games in play of a guild where `user_id` holds a seat (`/turista my-games`)."""
+        return self._select_games(
+            "guild_id = ? AND status = 'active' AND id IN (SELECT game_id FROM seats WHERE user_id = ?)",
+            [guild_id, user_id],
+        )
 
     def game_by_channel(self, channel_id: int) -> GameRow | None:
         """The open (lobby or active) game of a channel, or of the thread it is played in, if any."""

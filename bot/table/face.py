@@ -36,6 +36,11 @@ class Table:
     seats: list[SeatRow]
     settings: TableSettings
     lobby: MessageRow | None  # the lobby message in the channel, which tells how the game goes
+    # By correspondence: since when the game waits for the decision pending, and when its clock runs out (unix
+    # times), for the table's line that says so; None live, or when no clock runs.
+    since: float | None = None
+    deadline: float | None = None
+    paused_at: float | None = None  # since when the game is paused (`/turista pause`); None: it is not
 
     @property
     def thread_id(self) -> int | None:
@@ -53,6 +58,9 @@ class Notice:
     seat: int | None = None  # the seat it names
     ping: tuple[int, ...] = ()  # the people it addresses and pings (user ids)
     deadline: float | None = None  # unix time of a countdown it shows
+    since: float | None = None  # unix time the game has waited since (a reminder says it)
+    what: str = ""  # what the game waits for (`bot.table.reminders.waiting_for`), for a reminder
+    plain: bool = False  # the text itself as the message's content, so that a push notification shows it
 
 
 class Face(Protocol):
@@ -69,6 +77,10 @@ class Face(Protocol):
 
     async def tell(self, table: Table, notice: Notice) -> None:
         """Post `notice`; a failure is only logged."""
+
+    async def remind_directly(self, table: Table, notice: Notice) -> list[int]:
+        """Send the reminder `notice` by direct message to each person it names (`ping`): those Discord refused
+        (a person who takes no direct messages), whose reminder then goes to the game's channel."""
 
     async def ended(self, table: Table, ended_by: str) -> None:
         """The game was stopped by `ended_by`: no message keeps buttons, and the standings as they are go up."""

@@ -95,6 +95,8 @@ class ChangingHands:
             st = self.state
             if st is None or self.closed:
                 return "no_game", {}
+            if self.paused:
+                return "paused", {}
             own = self.seat_of(user_id)
             if own is not None and own != seat:
                 return "already_seated", {}

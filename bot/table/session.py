@@ -24,6 +24,7 @@ from bot.table.book import Book
 from bot.table.clocks import Clocks
 from bot.table.draft import Draft
 from bot.table.face import Face, Notice, NotShown, Table
+from bot.table.pacing import Pacing
 from bot.table.seating import ChangingHands
 from bot.table.settings import TableSettings
 from bot.table.storage import Storage
@@ -37,6 +38,7 @@ AFK_LIMIT = 3  # decisions in a row played for an absent person before a compute
 HEAL_FIRST = 2.0  # seconds before messages Discord refused are tried again, doubling up to HEAL_LONGEST
 HEAL_LONGEST = 60.0
 Refusal = tuple[str, dict[str, Any]]
+PASSES = ("pass_bid", "decline")  # the decisions a run-out clock may pass on (an offer's answer is a no)
 
 
 def events_line(events: list[dict]) -> str:
@@ -61,7 +63,7 @@ class Tables(Protocol):
     def forget(self, session: Session) -> None: ...
 
 
-class Session(TakingBack, ChangingHands):
+class Session(TakingBack, ChangingHands, Pacing):
     def __init__(self, tables: Tables, row: GameRow) -> None:
         self.tables = tables
         self.config = tables.config
@@ -83,6 +85,7 @@ class Session(TakingBack, ChangingHands):
         self.absences: dict[int, int] = {}  # seat -> decisions in a row the clock made for it
         self.closed = False
         self.drafts: dict[int, Draft] = {}  # person -> the trade offer they are putting together, unsent
+        self.votes: set[int] = set()  # people who asked to pause (or resume) the game, until it is done
 
     # -- who is who ---------------------------------------------------------------------------------
     @property
@@ -123,8 +126,12 @@ class Session(TakingBack, ChangingHands):
             named = {s.seat: s.name for s in row.seats}
             st = msgspec.structs.replace(st, seats=[msgspec.structs.replace(seat, name=named.get(k, seat.name))
                                                     for k, seat in enumerate(st.seats)])
+        since = deadline = None
+        delay = self.decision_delay(st)
+        if self.settings.correspondence and row.deadline is not None and delay is not None:
+            since, deadline = row.deadline - delay, row.deadline
         return Table(row.id, row.guild_id, row.host_id, row.edition, row.channel_id, row.where, self.lang, st,
-                     row.seats, self.settings, row.messages.get("lobby"))
+                     row.seats, self.settings, row.messages.get("lobby"), since, deadline, row.paused_at)
 
     # -- applying ------------------------------------------------------------------------------------
     def check(self, action: Action, version: int | None = None) -> Refusal | None:
@@ -132,6 +139,8 @@ class Session(TakingBack, ChangingHands):
         st = self.state
         if st is None or self.closed:
             return "no_game", {}
+        if self.paused:
+            return "paused", {}
         if version is not None and version != st.version:
             return "outdated", {}
         return refusal(st, action)
@@ -304,7 +313,7 @@ class Session(TakingBack, ChangingHands):
     # -- computer seats ------------------------------------------------------------------------------
     def computer_move(self) -> Action | None:
         st = self.state
-        if st is None or st.phase == "over":
+        if st is None or st.phase == "over" or self.paused:
             return None
         if not self.plays_itself(st.current) and (ending := computers.ends_by_itself(st)) is not None:
             return ending
@@ -386,9 +395,10 @@ class Session(TakingBack, ChangingHands):
     # -- clocks --------------------------------------------------------------------------------------
     def waiting_people(self, st: State) -> list[int]:
         """The people whose clock runs: the seats to act that no computer plays, or, when a computer's own
-        trade offer holds up the game, the person it is addressed to."""
+        trade offer holds up the game (by correspondence anyone's offer), the person it is addressed to."""
         offer = st.trade
-        if offer is not None and self.plays_itself(offer.proposer) and offer.proposer in st.seat_to_act():
+        holds_up = offer is not None and offer.proposer in st.seat_to_act()
+        if holds_up and offer is not None and (self.plays_itself(offer.proposer) or self.settings.correspondence):
             return [] if self.plays_itself(offer.target) else [offer.target]
         return [s for s in st.seat_to_act() if not self.plays_itself(s)]
 
@@ -403,6 +413,10 @@ class Session(TakingBack, ChangingHands):
         if st.phase == "over":
             return None
         if st.auction is not None:
+            # Live, a quiet period closes it; by correspondence it stays open until every bidder but the highest
+            # has passed (the rules close it then), or its clock runs out (the silent bidders pass).
+            if self.settings.correspondence:
+                return self.turn_timeout
             return self.config.auction_quiet * self.config.time_scale
         timeout = self.turn_timeout
         return timeout if timeout > 0 and self.waiting_people(st) else None
@@ -417,6 +431,11 @@ class Session(TakingBack, ChangingHands):
         st = self.state
         if st is None or self.closed or self.tables.closing:
             return
+        if self.paused:
+            # Every clock waits: the decision's with the time it had left (stored), the reminders with it.
+            for name in ("turn", "auction", "remind", "clock"):
+                self.clocks.disarm(name)
+            return
         version = st.version
         if st.auction is not None and not self.auction_shown():
             # Its message did not go up (Discord refused it): the auction's clocks wait for healing to show it,
@@ -426,6 +445,7 @@ class Session(TakingBack, ChangingHands):
             self.clocks.disarm("turn")
         else:
             self._arm_decision(st, version)
+            self._arm_reminders(st, version)
         ends_at = self.settings.ends_at
         if ends_at and not st.ending and "clock" not in self.clocks:
             self.clocks.arm("clock", ends_at - time.time(), self._time_up)
@@ -444,11 +464,14 @@ class Session(TakingBack, ChangingHands):
         else:
             self.clocks.disarm("auction")
         timeout = self.turn_timeout
-        if timeout > 0 and self.waiting_people(st):
-            # The turn clock of an auction's bidders starts afresh; otherwise it is the saved deadline. Half of
-            # the time gone, the people it waits for are warned; at its end the computer plays for them.
+        correspondence = self.settings.correspondence
+        if timeout > 0 and self.waiting_people(st) and not (correspondence and st.auction is not None):
+            # Live, the turn clock of an auction's bidders starts afresh; otherwise it is the saved deadline. Half
+            # of the time gone, the people it waits for are warned (by correspondence, the reminders do that); at
+            # its end the decision is played or passed for them.
             deadline = time.time() + timeout if st.auction is not None else time.time() + left
-            self.clocks.arm("turn", deadline - timeout / 2 - time.time(), lambda: self._turn_timeout(version, deadline))
+            warn_at = deadline if correspondence else deadline - timeout / 2
+            self.clocks.arm("turn", warn_at - time.time(), lambda: self._turn_timeout(version, deadline))
         else:
             self.clocks.disarm("turn")
 
@@ -481,12 +504,12 @@ class Session(TakingBack, ChangingHands):
         game still waits for."""
         async with self.lock:
             st = self.state
-            if st is None or st.version != version or self.closed:
+            if st is None or st.version != version or self.closed or self.paused:
                 return
             humans = self.waiting_people(st)
             if not humans:
                 return
-            if self.warned != version:
+            if self.warned != version and not self.settings.correspondence:
                 self.warned = version
                 users = tuple(u for u in (self.user_of(s) for s in humans) if u)
                 await self.tell(Notice("table.timeout_warning", ping=users, deadline=deadline))
@@ -494,7 +517,10 @@ class Session(TakingBack, ChangingHands):
                 return
             # Played for safely: an unanswered offer is turned down, never accepted on someone's behalf.
             answering = st.trade is not None and humans == [st.trade.target] and humans[0] not in st.seat_to_act()
-            action = Action(kind="reject_trade", seat=humans[0]) if answering else self._choose_for(humans)
+            if answering:
+                action: Action | None = Action(kind="reject_trade", seat=humans[0])
+            else:
+                action = (self.settings.clock_passes and self._pass_for(humans)) or self._choose_for(humans)
             if action is None:
                 return
             if self.played_for != version:  # said once, even if the database makes the move wait
@@ -510,6 +536,17 @@ class Session(TakingBack, ChangingHands):
                     log.warning("game %d: could not hand seat %d to a computer: %s", self.gid, action.seat,
                                 error.code)
         self.after_change()
+
+    def _pass_for(self, seats: list[int]) -> Action | None:
+        """The pass the rules allow one of `seats` now, when the table's clock passes for the absent
+        (`clock_passes`): leave the auction, let the bank have the title. None where there is no pass (a roll, a
+        debt, inherited mortgages): a computer plays those."""
+        for seat in seats:
+            for kind in PASSES:
+                action = Action(kind=kind, seat=seat)
+                if self.check(action) is None:
+                    return action
+        return None
 
     # -- who plays a seat ------------------------------------------------------------------------------
     async def _set_stand_in(self, seat: int, level: str) -> None:

@@ -18,21 +18,26 @@ from engine import HOUSE_SWITCHES, settle
 
 MAX_SEATS = 6
 TIME_LIMITS = (0, 30, 45, 60, 90, 120, 180)  # minutes
-TURN_TIMEOUTS = (0, 60, 120, 300, 600)  # seconds
+LIVE_TIMEOUTS = (0, 60, 120, 300, 600)  # seconds: an evening's table
+CORRESPONDENCE_HOURS = (4, 12, 24, 48)  # a game that lasts a week: hours per decision
+HOUR = 3600
+# One choice of time per decision holds the table's pace: up to minutes is live, hours are correspondence.
+TURN_TIMEOUTS = (*LIVE_TIMEOUTS, *(h * HOUR for h in CORRESPONDENCE_HOURS))
 DEFAULT_TURN_TIMEOUT = 120  # one absent friend never stalls a table; 0 (none) is a house rule
 TOGGLES = (
     "auction_on_decline", "free_parking_pot", "double_rent_with_mortgaged", "trading_window", "club_loans",
     "staggered_start", "auction_only", "no_rent_in_jail", "random_order", "deal_titles",
     "doubles_roll_again", "three_doubles_jail", "mortgage_interest", "even_building", "thread", "rated_when_ended",
-    "take_backs", "take_back_host", "join_free", "classic_table",
+    "take_backs", "take_back_host", "join_free", "classic_table", "clock_passes",
 )
 # The bot's own switches (not engine rules) and their defaults: a thread per game; take-backs with everyone's
 # consent (a few a game), or the host's alone in a game that is not rated; whether anyone may sit down in a
 # computer's seat during the game without the host's yes; the table message as Discord's new layout (the
-# classic embed table for those who prefer it); and the league's house rules (`bot.league.HOUSE_RULES`: a
-# game its host ends is rated only if the table says so).
+# classic embed table for those who prefer it); what the end of a decision's clock does: a computer plays that
+# decision, or (`clock_passes`) the person passes where the rules allow; and the league's house rules
+# (`bot.league.HOUSE_RULES`: a game its host ends is rated only if the table says so).
 BOT_SWITCHES = {"thread": True, "take_backs": True, "take_back_host": False, "join_free": False,
-                "classic_table": False, **HOUSE_RULES}
+                "classic_table": False, "clock_passes": False, **HOUSE_RULES}
 NO_THREAD = ("no_thread_permission", "no_thread_error")  # why a game that was to have a thread has none
 ENDINGS = ("last", "bankruptcy2", "turns30", "turns60", "turns100")
 SETTING_KINDS = ("edition", "time_limit", "turn_timeout", "rules", "ending")  # what the lobby's selects change
@@ -71,6 +76,18 @@ class TableSettings:
     def turn_timeout(self) -> int:
         """Seconds a person has for each decision; 0: no clock."""
         return int(self.values.get("turn_timeout", 0) or 0)
+
+    @property
+    def correspondence(self) -> bool:
+        """Whether the table plays by correspondence (hours per decision, reminders, auctions on the clock) rather
+        than live (minutes per decision, auctions closed by a quiet period)."""
+        return self.turn_timeout >= HOUR
+
+    @property
+    def clock_passes(self) -> bool:
+        """Whether the end of a decision's clock passes for the person where the rules allow (declines a title,
+        leaves an auction, turns down an offer) rather than having a computer play that decision."""
+        return self._bot_switch("clock_passes")
 
     @property
     def ends_at(self) -> float | None:

@@ -57,6 +57,8 @@ class TakingBack:
         seat = self.seat_of(user_id)
         if st is None or self.closed or seat is None:
             return ("no_game", {}) if seat is not None else ("not_a_player", {}), []
+        if self.paused:
+            return ("paused", {}), []
         if not self.settings.take_backs:
             return ("take_backs_off", {}), []
         _, entries, actors = await self.logged()
@@ -88,6 +90,8 @@ class TakingBack:
             st = self.state
             if st is None or self.closed:
                 return "no_game", {}
+            if self.paused:
+                return "paused", {}
             if st.version != version:
                 return "outdated", {}
             if asked:
