@@ -92,11 +92,10 @@ class ChangingHands:
         """The person takes the computer's seat `seat`, with its cash, titles and turn (their own again, or a
         free one): an entry of the log (`engine.sit`), then the seat is theirs. The refusal, or the events."""
         async with self.lock:
+            blocked = self.unavailable()
+            if blocked is not None:
+                return blocked
             st = self.state
-            if st is None or self.closed:
-                return "no_game", {}
-            if self.paused:
-                return "paused", {}
             own = self.seat_of(user_id)
             if own is not None and own != seat:
                 return "already_seated", {}

@@ -134,8 +134,9 @@ class Session(TakingBack, ChangingHands, Pacing):
                      row.seats, self.settings, row.messages.get("lobby"), since, deadline, row.paused_at)
 
     # -- applying ------------------------------------------------------------------------------------
-    def check(self, action: Action, version: int | None = None) -> Refusal | None:
-        """Why `action` cannot be applied now (error code and parameters), without changing anything."""
+    def unavailable(self, version: int | None = None) -> Refusal | None:
+        """Why nothing can be done in the game now: there is none (not loaded, or closed), it is paused, or, with
+        `version`, it has moved on since. None when something may be done."""
         st = self.state
         if st is None or self.closed:
             return "no_game", {}
@@ -143,7 +144,14 @@ class Session(TakingBack, ChangingHands, Pacing):
             return "paused", {}
         if version is not None and version != st.version:
             return "outdated", {}
-        return refusal(st, action)
+        return None
+
+    def check(self, action: Action, version: int | None = None) -> Refusal | None:
+        """Why `action` cannot be applied now (error code and parameters), without changing anything."""
+        blocked = self.unavailable(version)
+        if blocked is not None or self.state is None:
+            return blocked
+        return refusal(self.state, action)
 
     async def act(self, action: Action, actor: int | None, click: object | None = None, *,
                   before: list[dict] | None = None, hold: bool = False,

@@ -87,13 +87,10 @@ class TakingBack:
         them, as a new entry of the log. `asked`: agreed on a request (`Store.ask_take_back`), which must still be
         open and is then settled, both under the lock (a No clicked meanwhile wins). The refusal, or the events."""
         async with self.lock:
+            blocked = self.unavailable(version)
+            if blocked is not None:
+                return blocked
             st = self.state
-            if st is None or self.closed:
-                return "no_game", {}
-            if self.paused:
-                return "paused", {}
-            if st.version != version:
-                return "outdated", {}
             if asked:
                 request = await self.storage.take_back_request(self.gid, version)
                 if request is None or request.status != "open":
