@@ -45,6 +45,14 @@ def choose(state: engine.State, rng: random.Random) -> engine.Action | None:
     return rng.choices(candidates, [WEIGHTS[a.kind] for a in candidates])[0]
 
 
+
+def chosen_move(state: engine.State, rng: random.Random) -> tuple[engine.Action, list[dict], engine.State]:
+    """`choose`'s action for a game that is not over, applied: the action, its events and the state after."""
+    action = choose(state, rng)
+    assert action is not None
+    new, events = engine.apply(state, action)
+    return action, events, new
+
 Seat = tuple[int | None, str, str]  # (user id or None for a computer, name, computer level or "")
 
 

@@ -11,7 +11,7 @@ import pytest
 import engine
 from bot.store import LeaseLost, Store
 from bot.store.replay import verify_game
-from devkit.synthetic import choose
+from devkit.synthetic import chosen_move
 
 GUILD_ON_0 = 0 << 22  # shard 0 of 2
 GUILD_ON_1 = 1 << 22  # shard 1 of 2
@@ -25,12 +25,6 @@ def _started(store: Store, guild: int, channel: int) -> tuple[int, engine.State]
     return gid, state
 
 
-def _move(state: engine.State, rng: random.Random) -> tuple[engine.Action, list, engine.State]:
-    action = choose(state, rng)
-    assert action is not None
-    new, events = engine.apply(state, action)
-    return action, events, new
-
 
 def test_the_newer_store_takes_the_shard_and_the_older_is_refused(db_target: str) -> None:
     rng = random.Random(3)
@@ -39,7 +33,7 @@ def test_the_newer_store_takes_the_shard_and_the_older_is_refused(db_target: str
         assert old.fence is not None and old.fence.epoch == 1
         gid, state = _started(old, GUILD_ON_0, 10)
         other, other_state = _started(old, GUILD_ON_1, 11)
-        action, events, moved = _move(state, rng)
+        action, events, moved = chosen_move(state, rng)
         old.apply(gid, state.version, 100, action, events, moved)
         state = moved
 
@@ -48,7 +42,7 @@ def test_the_newer_store_takes_the_shard_and_the_older_is_refused(db_target: str
         assert new.fence is not None and new.fence.epoch == 2
         assert [(lease.shard, lease.owner, lease.epoch) for lease in new.leases()] == [(0, "new", 2), (1, "old", 1)]
 
-        action, events, moved = _move(state, rng)
+        action, events, moved = chosen_move(state, rng)
         with pytest.raises(LeaseLost) as lost:
             old.apply(gid, state.version, 100, action, events, moved)
         assert (lost.value.code, lost.value.shard, lost.value.holder, lost.value.holder_epoch) == (
@@ -66,7 +60,7 @@ def test_the_newer_store_takes_the_shard_and_the_older_is_refused(db_target: str
 
         # The new owner plays on; the old one still writes the shard it kept.
         new.apply(gid, state.version, 100, action, events, moved)
-        o_action, o_events, o_moved = _move(other_state, rng)
+        o_action, o_events, o_moved = chosen_move(other_state, rng)
         old.apply(other, other_state.version, 100, o_action, o_events, o_moved)
         # A store with no lease (the maintenance commands) is not fenced.
         with Store(db_target) as admin:

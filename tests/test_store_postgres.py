@@ -15,7 +15,7 @@ from bot.store import Store, StoreError
 from bot.store.backend import shown
 from bot.store.errors import Conflict, translate_pg
 from bot.store.replay import verify_game
-from devkit.synthetic import choose
+from devkit.synthetic import chosen_move
 
 DEFAULT_TIMEOUT = inspect.signature(Store).parameters["timeout"].default
 
@@ -28,12 +28,6 @@ def _started(store: Store, channel: int = 10) -> tuple[int, engine.State]:
     store.start_game(gid, state, events)
     return gid, state
 
-
-def _next(state: engine.State, rng: random.Random) -> tuple[engine.Action, list, engine.State]:
-    action = choose(state, rng)
-    assert action is not None
-    new, events = engine.apply(state, action)
-    return action, events, new
 
 
 def test_a_url_in_turista_db_selects_postgresql(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -60,7 +54,7 @@ def test_a_row_lock_held_beyond_the_timeout_is_db_locked(pg_url: str) -> None:
     with Store(pg_url, timeout=0.2) as store:
         gid, state = _started(store)
         other, _ = _started(store, 11)
-        action, events, new = _next(state, random.Random(1))
+        action, events, new = chosen_move(state, random.Random(1))
         with psycopg.connect(pg_url) as blocker:  # another process in the middle of a write to this game
             blocker.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", [gid])
             started = time.perf_counter()
@@ -89,7 +83,7 @@ def test_the_store_heals_when_the_server_drops_its_connections(pg_url: str) -> N
             ).fetchone()
         assert dropped is not None and dropped[0] >= 1
         for _ in range(5):
-            action, events, new = _next(state, rng)
+            action, events, new = chosen_move(state, rng)
             store.apply(gid, state.version, 100, action, events, new)
             state = new
         assert store.game(gid).state == state and verify_game(store, gid).ok
